@@ -1,0 +1,84 @@
+import type { Sender } from './sender.js';
+
+/** Who started the work. Set by trusted code (the channel adapter), never read from a payload. */
+export type Origin = 'user' | 'schedule' | 'webhook';
+
+/** A file or media item referenced by a message; downloaded on demand by the channel. */
+export type MediaReference = {
+  readonly kind: 'photo' | 'document' | 'voice' | 'audio' | 'video' | 'sticker' | 'other';
+  readonly id: string;
+  readonly fileName?: string;
+  readonly mimeType?: string;
+  readonly sizeBytes?: number;
+};
+
+/** A message the user replied to or quoted. */
+export type Quote = {
+  readonly messageId: string;
+  readonly text: string;
+  readonly isFromBot: boolean;
+};
+
+/** Fields every inbound event carries. `origin` and `unattended` are trust flags: typed, set by our code. */
+export type Envelope = {
+  readonly id: string;
+  readonly traceId: string;
+  /** ISO 8601 time the event was created. */
+  readonly at: string;
+  readonly channel: string;
+  readonly chatId: string;
+  readonly sessionKey: string;
+  readonly origin: Origin;
+  /** True when no person is watching the turn (schedules, webhooks): risky tools fail closed. */
+  readonly unattended: boolean;
+  /** The message id on the platform, for threading replies under it. */
+  readonly messageId?: string;
+  readonly threadId?: string;
+  /** The platform payload, for debugging only; never consulted for decisions. */
+  readonly raw?: unknown;
+};
+
+/** A chat message from a person. */
+export type MessageReceived = Envelope & {
+  readonly type: 'message-received';
+  readonly sender: Sender;
+  readonly text: string;
+  readonly media: readonly MediaReference[];
+  readonly isGroup: boolean;
+  readonly mentioned: boolean;
+  readonly quoted?: Quote;
+};
+
+/** A button press (or a numbered reply) answering an approval card or a question. */
+export type ActionClicked = Envelope & {
+  readonly type: 'action-clicked';
+  readonly sender: Sender;
+  readonly action: 'approval' | 'question';
+  /** The approval id or question id the press belongs to. */
+  readonly actionId: string;
+  /** For approvals: once | session | always | deny. For questions: the option's index as text. */
+  readonly choice: string;
+  /** The platform message that carried the buttons. */
+  readonly cardMessageId?: string;
+  /** Platform handle to acknowledge the press (Telegram callback query id). */
+  readonly acknowledgementId?: string;
+};
+
+/** A cron job fired. */
+export type ScheduleFired = Envelope & {
+  readonly type: 'schedule-fired';
+  readonly jobId: string;
+  readonly prompt: string;
+};
+
+/** Internal: a suspended turn may continue (an approval was decided or a question answered). Never built from a payload. */
+export type TurnResumed = Envelope & {
+  readonly type: 'turn-resumed';
+  readonly suspensionId: string;
+};
+
+/** Every way work enters the runtime. */
+export type InboundEvent = MessageReceived | ActionClicked | ScheduleFired | TurnResumed;
+
+/** The `type` tags of inbound events. */
+export type InboundEventType = InboundEvent['type'];

@@ -1,0 +1,54 @@
+import type { ApprovalCard } from './approval-card.js';
+import type { Target } from './target.js';
+
+/** Text for the chat. `progress` may be replaced by later text; `final` ends the turn. */
+export type ReplySent = {
+  readonly type: 'reply';
+  readonly target: Target;
+  readonly text: string;
+  readonly kind: 'final' | 'progress';
+  /** The inbound event this answers (the webhook's runId). */
+  readonly causationId?: string;
+};
+
+/** Ask a person to approve a tool call. */
+export type ApprovalRequested = {
+  readonly type: 'approval-requested';
+  readonly target: Target;
+  readonly approval: ApprovalCard;
+  readonly causationId?: string;
+};
+
+/** An approval was decided or expired: edit the card into its outcome line. */
+export type ApprovalResolved = {
+  readonly type: 'approval-resolved';
+  readonly target: Target;
+  readonly approvalId: string;
+  readonly outcome: string;
+  /** The card message to edit, when the channel reported one. */
+  readonly cardMessageId?: string;
+};
+
+/** The model asked the person a question with options (ask_user). */
+export type QuestionAsked = {
+  readonly type: 'question-asked';
+  readonly target: Target;
+  readonly questionId: string;
+  readonly text: string;
+  readonly options: readonly string[];
+  readonly causationId?: string;
+};
+
+/** The agent is working. Failure to show it never matters. */
+export type TypingStarted = {
+  readonly type: 'typing';
+  readonly target: Target;
+};
+
+/** Everything the runtime asks a channel to show. */
+export type OutboundEvent = ReplySent | ApprovalRequested | ApprovalResolved | QuestionAsked | TypingStarted;
+
+/** The honest result of a send: delivered with the platform's message id, or failed with why. */
+export type Delivery =
+  | { readonly ok: true; readonly messageId?: string; readonly messageIds?: readonly string[] }
+  | { readonly ok: false; readonly error: string; readonly retryable: boolean };
