@@ -1,0 +1,2 @@
+export * from './create-in-process-bus.js';
+export * from './message-bus.js';

@@ -1,0 +1,16 @@
+import type { Config } from './config-schema.js';
+
+/** Every secret value in the configuration, so the logger can scrub them from any line. */
+export function collectSecrets(config: Config): string[] {
+  const values = [
+    config.model.primary.apiKey,
+    config.model.fallback?.apiKey,
+    config.channels.telegram.token,
+    config.channels.telegram.webhookSecret,
+    config.channels.wechat.puppetToken,
+    config.channels.webhook.secret,
+    ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
+  ];
+  // Very short values would scrub ordinary words out of log lines; real secrets are longer.
+  return values.filter((value): value is string => value !== undefined && value.length >= 6);
+}

@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { commaList, flexibleBoolean, optionalText } from './comma-list.js';
+
+const toolNameList = commaList.default([]);
+
+/** Per-scope tool selection: a profile, an exclusive allow list, additions and denials. */
+export const toolSelectionSchema = z.strictObject({
+  profile: z.enum(['minimal', 'messaging', 'coding', 'full']).optional().describe('Tool profile; the global default is messaging.'),
+  allow: toolNameList.describe('When non-empty, exactly these tools (replaces the profile).'),
+  alsoAllow: toolNameList.describe('Tools added to the profile.'),
+  deny: toolNameList.describe('Tools never offered or run; deny always wins.'),
+});
+
+const modelEndpointSchema = z.strictObject({
+  provider: z.enum(['openai', 'anthropic']).describe('openai: any OpenAI-compatible endpoint. anthropic: the Messages API.'),
+  baseUrl: optionalText.describe('Endpoint base URL, e.g. http://localhost:11434/v1 for Ollama.'),
+  apiKey: optionalText.describe('API key; may be empty for a local endpoint.'),
+  name: z.string().min(1).describe('Model name, e.g. gpt-4o-mini.'),
+  timeoutMs: z.coerce.number().int().positive().default(60_000).describe('Per-request timeout.'),
+  stream: flexibleBoolean.default(true).describe('Stream answers (OpenAI-compatible only).'),
+});
+
+const telegramSchema = z.strictObject({
+  token: optionalText.describe('Bot token from @BotFather; without it the channel is off.'),
+  apiRoot: z.string().url().default('https://api.telegram.org').describe('Bot API server (a local one, or an emulator).'),
+  mode: z.enum(['polling', 'webhook']).default('polling').describe('How updates arrive.'),
+  webhookUrl: optionalText.describe('Public https URL Telegram posts to, in webhook mode.'),
+  webhookSecret: optionalText.describe('secret_token Telegram sends with webhook updates.'),
+  allowFrom: commaList.default([]).describe('Numeric user ids that reach the model.'),
+  approvers: commaList.default([]).describe('Numeric user ids that may decide approvals; empty: the requester decides.'),
+  groups: commaList.default([]).describe('Group chat ids the bot answers in (when mentioned).'),
+  sessionPerUser: flexibleBoolean.default(false).describe('In groups, one session per user instead of one per group.'),
+  streaming: flexibleBoolean.default(false).describe('Edit one draft message in place while the model writes.'),
+  tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
+});
+
+const wechatSchema = z.strictObject({
+  enabled: flexibleBoolean.default(false).describe('Turn the WeChat channel on.'),
+  puppet: z.string().default('wechaty-puppet-wechat4u').describe('wechaty puppet package.'),
+  puppetToken: optionalText.describe('Token for paid puppets (padlocal, service).'),
+  allowFrom: commaList.default([]).describe('Contact ids or aliases that reach the model.'),
+  approvers: commaList.default([]).describe('Contact ids that may decide approvals.'),
+  rooms: commaList.default([]).describe('Room ids the bot answers in (when mentioned).'),
+  locale: z.enum(['zh-CN', 'en']).default('zh-CN').describe('Language of WeChat messages.'),
+  splitAt: z.coerce.number().int().min(200).default(2000).describe('Longest single message.'),
+  tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
+});
+
+const webhookSchema = z.strictObject({
+  host: z.string().default('127.0.0.1').describe('Address the HTTP gateway listens on.'),
+  port: z.coerce.number().int().min(0).max(65_535).default(8787).describe('Port of the HTTP gateway.'),
+  secret: optionalText.describe('HMAC secret; without it POST /v1/messages is off.'),
+  waitTimeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest ?wait=true hold.'),
+  ratePerMinute: z.coerce.number().int().positive().default(60).describe('Messages per sender per minute.'),
+  tools: toolSelectionSchema.partial().optional().describe('Tool selection for webhook turns.'),
+});
+
+const cronJobSchema = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only'),
+  schedule: z.string().min(1).describe('5- or 6-field cron expression, or an ISO 8601 time.'),
+  timezone: optionalText,
+  prompt: z.string().min(1),
+  target: z.string().regex(/^[a-z]+:.+$/, 'like telegram:<chatId>'),
+  catchUp: z.enum(['run-once', 'skip']).optional(),
+});
+
+/** The whole configuration file, after `${VAR}` interpolation. */
+export const configSchema = z.strictObject({
+  agent: z
+    .object({
+      name: z.string().default('echo-agent'),
+      systemPrompt: z.string().default('You are echo-agent, a helpful assistant that lives in chat. Answer concisely.'),
+      timezone: z.string().default('UTC').describe('IANA timezone for the system prompt and schedules.'),
+      locale: z.enum(['en', 'zh-CN']).default('en').describe('Language of user-facing messages.'),
+      maxIterations: z.coerce.number().int().min(1).max(100).default(12).describe('Model calls per turn before a forced final answer.'),
+      historyBudgetChars: z.coerce.number().int().min(1000).default(40_000).describe('Characters of history kept per session.'),
+      turnTimeoutMs: z.coerce.number().int().positive().default(300_000),
+    })
+    .prefault({}),
+  model: z
+    .object({
+      primary: modelEndpointSchema,
+      fallback: modelEndpointSchema.optional(),
+      retries: z.coerce.number().int().min(0).max(10).default(3),
+    })
+    .describe('The model endpoints: primary, and an optional fallback used when the primary fails.'),
+  storage: z
+    .object({
+      dataDir: z.string().default('./data').describe('Folder for the SQLite file, audit log and workspace.'),
+      url: optionalText.describe('Empty: SQLite in dataDir. redis://host:port for Redis.'),
+    })
+    .prefault({}),
+  log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
+  bus: z
+    .object({
+      maxConcurrentTurns: z.coerce.number().int().min(1).default(32),
+      maxQueued: z.coerce.number().int().min(1).default(2000),
+      maxQueuedPerSession: z.coerce.number().int().min(1).default(20),
+    })
+    .prefault({}),
+  tools: toolSelectionSchema
+    .extend({
+      network: z.enum(['public-only', 'allow', 'deny']).default('public-only').describe('Which addresses web tools may reach.'),
+      allowHosts: commaList.default([]).describe('Hosts let through the network policy anyway.'),
+      workspaceDir: optionalText.describe('Folder file tools and exec are confined to (default <dataDir>/workspace).'),
+      credentials: z.record(z.string(), z.record(z.string(), z.string())).default({}).describe('Per-tool credentials.'),
+      capabilityRules: z.record(z.string(), z.enum(['allow', 'deny', 'ask'])).default({}).describe('Per-capability rule, e.g. network.outbound: ask.'),
+    })
+    .prefault({}),
+  approvals: z
+    .object({
+      timeoutMinutes: z.coerce.number().positive().default(30),
+      require: toolNameList.describe('Tools that always ask.'),
+      autoApprove: toolNameList.describe('Tools that never ask (hard blocks still apply).'),
+      route: z.enum(['origin', 'approvers']).default('origin').describe("Where cards go: the requester's chat, or each approver's private chat."),
+      explain: flexibleBoolean.default(true).describe('Ask the model for a one-sentence risk explanation.'),
+    })
+    .prefault({}),
+  channels: z
+    .object({
+      telegram: telegramSchema.prefault({}),
+      wechat: wechatSchema.prefault({}),
+      webhook: webhookSchema.prefault({}),
+    })
+    .prefault({}),
+  cron: z.strictObject({ jobs: z.array(cronJobSchema).default([]) }).prefault({}),
+});
+
+/** The validated configuration the runtime reads. */
+export type Config = z.output<typeof configSchema>;
+/** Tool selection for one scope. */
+export type ToolSelection = z.output<typeof toolSelectionSchema>;

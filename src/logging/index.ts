@@ -1,0 +1,2 @@
+export * from './create-logger.js';
+export * from './mask-secrets.js';

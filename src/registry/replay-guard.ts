@@ -1,0 +1,41 @@
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import type { ToolResult } from './tool-outcome.js';
+
+/** Remembers side-effect results by idempotency key so a replayed call returns the first result instead of acting twice. */
+export interface ReplayGuard {
+  find(key: string): Promise<ToolResult | undefined>;
+  remember(key: string, result: ToolResult): Promise<void>;
+}
+
+/** A bounded LRU in memory, backed by the store for 24 h so a restart does not forget. */
+export function createReplayGuard(options: { readonly store?: KeyValueNamespace<ToolResult>; readonly capacity?: number; readonly ttlMs?: number }): ReplayGuard {
+  const capacity = options.capacity ?? 5000;
+  const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+  const recent = new Map<string, ToolResult>();
+
+  function touch(key: string, result: ToolResult): void {
+    recent.delete(key);
+    recent.set(key, result);
+    if (recent.size > capacity) {
+      const oldest = recent.keys().next();
+      if (!oldest.done) recent.delete(oldest.value);
+    }
+  }
+
+  return {
+    async find(key) {
+      const cached = recent.get(key);
+      if (cached) {
+        touch(key, cached);
+        return cached;
+      }
+      const stored = await options.store?.get(key);
+      if (stored) touch(key, stored);
+      return stored;
+    },
+    async remember(key, result) {
+      touch(key, result);
+      await options.store?.set(key, result, ttlMs);
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import type { ToolCall } from '../agent/chat-message.js';
+import type { ToolSchema } from '../agent/model-port.js';
+import { createId } from '../events/create-id.js';
+import type { Origin } from '../events/inbound-event.js';
+import type { Target } from '../events/target.js';
+import type { CapabilityRules } from '../policy/decide-tool-access.js';
+import type { ApprovalHook } from './approval-hook.js';
+import type { AuditLog } from './audit-log.js';
+import { hashParts, hashToolCall } from './canonical-json.js';
+import type { ToolDefinition } from './define-tool.js';
+import { executeTool } from './execute-tool.js';
+import type { ReplayGuard } from './replay-guard.js';
+import type { ToolServices } from './tool-context.js';
+import { toToolSchema } from './tool-json-schema.js';
+import type { ToolResult } from './tool-outcome.js';
+
+const validName = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** Names the model may use for another tool: resolved before lookup. */
+export const defaultAliases: Readonly<Record<string, string>> = { bash: 'exec', shell: 'exec' };
+
+/** Everything the registry needs to know about the turn a call belongs to. */
+export type ExecutionRequest = {
+  readonly call: ToolCall;
+  readonly traceId: string;
+  readonly sessionKey: string;
+  readonly userId: string;
+  readonly channel: string;
+  readonly chatId: string;
+  readonly target: Target;
+  readonly origin: Origin;
+  readonly unattended: boolean;
+  /** Tools resolved for this session by policy (what the model was shown). */
+  readonly visibleTools: ReadonlySet<string>;
+  readonly allowedTools?: readonly string[];
+  /** Argument hashes a person approved for this turn. */
+  readonly approvedActions: readonly string[];
+  readonly services: ToolServices;
+  readonly signal?: AbortSignal;
+};
+
+/** What `execute` returns: a result for the model, or a call that waits for a person. */
+export type ExecuteOutcome =
+  | { readonly kind: 'result'; readonly toolName: string; readonly result: ToolResult }
+  | {
+      readonly kind: 'approval-required';
+      readonly toolName: string;
+      readonly tool: ToolDefinition;
+      readonly input: unknown;
+      readonly argumentsHash: string;
+      readonly reason: string;
+    };
+
+/** The governed tool registry. */
+export interface ToolRegistry {
+  /** Every registered name, sorted. */
+  names(): readonly string[];
+  /** Looks a tool up by name or alias, by own property only. */
+  find(name: string): ToolDefinition | undefined;
+  /** The JSON-Schema definitions of the tools this session may see. */
+  definitions(visibleTools: ReadonlySet<string>): readonly ToolSchema[];
+  execute(request: ExecutionRequest): Promise<ExecuteOutcome>;
+}
+
+/** What the registry is built from. */
+export type ToolRegistryOptions = {
+  readonly tools: readonly ToolDefinition[];
+  readonly aliases?: Readonly<Record<string, string>>;
+  readonly audit: AuditLog;
+  readonly replayGuard: ReplayGuard;
+  readonly approvalHook?: ApprovalHook;
+  readonly network: 'public-only' | 'allow' | 'deny';
+  readonly capabilityRules?: CapabilityRules;
+  readonly credentials?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Wait between retries; injectable so tests do not sleep. */
+  readonly backoffMs?: (attempt: number) => number;
+};
+
+/** Builds the registry, refusing bad names, duplicates, alias clashes and schemas that do not export. */
+export function createToolRegistry(options: ToolRegistryOptions): { ok: true; registry: ToolRegistry } | { ok: false; error: string } {
+  const aliases = options.aliases ?? defaultAliases;
+  const tools = new Map<string, ToolDefinition>();
+  const schemas = new Map<string, ToolSchema>();
+  for (const tool of options.tools) {
+    if (!validName.test(tool.name)) return { ok: false, error: `Tool name "${tool.name}" must match ${validName.source}.` };
+    if (tools.has(tool.name)) return { ok: false, error: `Tool "${tool.name}" is registered twice.` };
+    if (Object.hasOwn(aliases, tool.name)) return { ok: false, error: `Tool name "${tool.name}" is taken by an alias.` };
+    const exported = toToolSchema(tool);
+    if (!exported.ok) return { ok: false, error: `Tool "${tool.name}" cannot be registered: ${exported.error}.` };
+    tools.set(tool.name, tool);
+    schemas.set(tool.name, exported.schema);
+  }
+
+  // Tool names come from the model: only own entries of the map count, never inherited properties.
+  function find(name: string): ToolDefinition | undefined {
+    const resolved = Object.hasOwn(aliases, name) ? (aliases[name] ?? name) : name;
+    return tools.get(resolved);
+  }
+
+  const registry: ToolRegistry = {
+    names: () => [...tools.keys()].sort(),
+    find,
+    definitions(visibleTools) {
+      return [...schemas.entries()].filter(([name]) => visibleTools.has(name)).map(([, schema]) => schema);
+    },
+    async execute(request) {
+      const tool = find(request.call.name);
+      return executeTool({
+        request,
+        tool,
+        options,
+        executionId: createId(),
+        idempotencyKey: (input: unknown) => hashParts(request.traceId, tool?.name ?? request.call.name, request.call.id, hashToolCall(tool?.name ?? '', input)),
+      });
+    },
+  };
+  return { ok: true, registry };
+}

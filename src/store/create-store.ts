@@ -1,0 +1,81 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import KeyvRedis from '@keyv/redis';
+import KeyvSqlite from '@keyv/sqlite';
+import { Keyv } from 'keyv';
+import { EchoError } from '../errors/echo-error.js';
+import { createKeyLock } from './key-lock.js';
+import type { KeyValueNamespace, Store } from './key-value-namespace.js';
+
+/** Where the store lives. */
+export type StoreOptions = {
+  /** Empty or undefined: SQLite file `echo.sqlite` in `dataDir`. `redis://...`: Redis. `memory:` for throwaway use. */
+  readonly url?: string;
+  readonly dataDir: string;
+};
+
+/** Opens the durable store: keyv over a SQLite file by default, Redis when the url says so. */
+export async function createStore(options: StoreOptions): Promise<Store> {
+  const url = options.url ?? '';
+  let keyv: Keyv;
+  let description: string;
+  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
+    keyv = new Keyv({ store: new KeyvRedis(url), useKeyPrefix: false });
+    description = `redis ${url.replace(/\/\/[^@]*@/, '//***@')}`;
+  } else if (url === 'memory:') {
+    keyv = new Keyv();
+    description = 'memory (nothing survives a restart)';
+  } else if (url === '' || url.startsWith('sqlite://')) {
+    const file = url === '' ? join(options.dataDir, 'echo.sqlite') : url.slice('sqlite://'.length);
+    if (url === '') mkdirSync(options.dataDir, { recursive: true });
+    keyv = new Keyv({ store: new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 }), useKeyPrefix: false });
+    description = `sqlite ${file}`;
+  } else {
+    throw new EchoError('store-url-invalid', `storage.url must be empty, sqlite://FILE or redis://HOST:PORT (got a ${url.split(':')[0]} url).`);
+  }
+  let lastError: unknown;
+  keyv.on('error', (error: unknown) => {
+    lastError = error;
+  });
+  // A round trip now turns a missing folder, a locked file or an unreachable Redis into one clear error at start-up.
+  try {
+    await keyv.set('store:probe', Date.now());
+  } catch (error) {
+    throw new EchoError('store-unavailable', `The store (${description}) is not usable: ${String((error as Error)?.message ?? error)}`, { cause: error });
+  }
+  if (lastError !== undefined) throw new EchoError('store-unavailable', `The store (${description}) is not usable.`, { cause: lastError });
+
+  const withLock = createKeyLock();
+
+  function namespace<Value>(name: string): KeyValueNamespace<Value> {
+    const prefix = `${name}:`;
+    return {
+      async get(key) {
+        return (await keyv.get<Value>(prefix + key)) ?? undefined;
+      },
+      async set(key, value, ttlMs) {
+        await keyv.set(prefix + key, value, ttlMs);
+      },
+      async delete(key) {
+        return keyv.delete(prefix + key);
+      },
+      async update(key, updater, ttlMs) {
+        return withLock(prefix + key, async () => {
+          const current = (await keyv.get<Value>(prefix + key)) ?? undefined;
+          const next = updater(current);
+          if (next === undefined) await keyv.delete(prefix + key);
+          else await keyv.set(prefix + key, next, ttlMs);
+          return next;
+        });
+      },
+    };
+  }
+
+  return {
+    description,
+    namespace,
+    async close() {
+      await keyv.disconnect();
+    },
+  };
+}

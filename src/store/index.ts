@@ -1,0 +1,3 @@
+export * from './create-store.js';
+export * from './key-lock.js';
+export * from './key-value-namespace.js';

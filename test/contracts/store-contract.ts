@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import type { Store } from '../../src/store/index.js';
+
+/** The behaviour every store backend must show; run against SQLite and Redis. */
+export function describeStoreContract(name: string, open: () => Promise<Store>, options: { skip?: string } = {}): void {
+  const suite = options.skip ? describe.skip : describe;
+  suite(`store contract: ${name}${options.skip ? ` (skipped: ${options.skip})` : ''}`, () => {
+    it('keeps values per namespace, and deletes them', async () => {
+      const store = await open();
+      const unique = `${Date.now()}-${Math.random()}`;
+      const sessions = store.namespace<{ n: number }>(`sessions-${unique}`);
+      const approvals = store.namespace<{ n: number }>(`approvals-${unique}`);
+      await sessions.set('a', { n: 1 });
+      await approvals.set('a', { n: 2 });
+      expect(await sessions.get('a')).toEqual({ n: 1 });
+      expect(await approvals.get('a')).toEqual({ n: 2 });
+      expect(await sessions.delete('a')).toBe(true);
+      expect(await sessions.get('a')).toBeUndefined();
+      expect(await approvals.get('a')).toEqual({ n: 2 });
+      await store.close();
+    });
+
+    it('expires values after their ttl', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`ttl-${Date.now()}-${Math.random()}`);
+      await space.set('short', 'gone soon', 30);
+      await space.set('long', 'stays', 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await space.get('short')).toBeUndefined();
+      expect(await space.get('long')).toBe('stays');
+      await store.close();
+    });
+
+    it('serialises concurrent updates of one key: no update is lost', async () => {
+      const store = await open();
+      const space = store.namespace<number>(`counter-${Date.now()}-${Math.random()}`);
+      await Promise.all(Array.from({ length: 25 }, () => space.update('count', (current) => (current ?? 0) + 1)));
+      expect(await space.get('count')).toBe(25);
+      await store.close();
+    });
+
+    it('decides a compare-and-set exactly once among racing writers', async () => {
+      const store = await open();
+      const space = store.namespace<{ status: string; by?: string }>(`cas-${Date.now()}-${Math.random()}`);
+      await space.set('approval', { status: 'pending' });
+      const winners: string[] = [];
+      await Promise.all(
+        ['alice', 'bob', 'carol'].map((person) =>
+          space.update('approval', (current) => {
+            if (current?.status !== 'pending') return current;
+            winners.push(person);
+            return { status: 'approved', by: person };
+          }),
+        ),
+      );
+      expect(winners).toHaveLength(1);
+      expect((await space.get('approval'))?.by).toBe(winners[0]);
+      await store.close();
+    });
+
+    it('deletes a key when the updater returns undefined', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`del-${Date.now()}-${Math.random()}`);
+      await space.set('k', 'v');
+      await space.update('k', () => undefined);
+      expect(await space.get('k')).toBeUndefined();
+      await store.close();
+    });
+  });
+}
