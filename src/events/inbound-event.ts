@@ -69,6 +69,8 @@ export type ScheduleFired = Envelope & {
   readonly type: 'schedule-fired';
   readonly jobId: string;
   readonly prompt: string;
+  /** Set by the scheduler for jobs a person approved: the hash of the exact content approved. */
+  readonly approvedContentHash?: string;
 };
 
 /** Internal: a suspended turn may continue (an approval was decided or a question answered). Never built from a payload. */

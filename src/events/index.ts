@@ -4,6 +4,7 @@ export * from './assert-never.js';
 export * from './create-id.js';
 export * from './inbound-event.js';
 export * from './outbound-event.js';
+export * from './outbox.js';
 export * from './risk.js';
 export * from './sender.js';
 export * from './session-key.js';

@@ -45,8 +45,18 @@ export type TypingStarted = {
   readonly target: Target;
 };
 
+/** The answer to a button press: Telegram shows it as a toast (or an alert when refused); others as text when it is an alert. */
+export type ActionAnswered = {
+  readonly type: 'action-answered';
+  readonly target: Target;
+  /** The platform handle of the press (Telegram callback query id), when there is one. */
+  readonly acknowledgementId?: string;
+  readonly text: string;
+  readonly isAlert: boolean;
+};
+
 /** Everything the runtime asks a channel to show. */
-export type OutboundEvent = ReplySent | ApprovalRequested | ApprovalResolved | QuestionAsked | TypingStarted;
+export type OutboundEvent = ReplySent | ApprovalRequested | ApprovalResolved | QuestionAsked | TypingStarted | ActionAnswered;
 
 /** The honest result of a send: delivered with the platform's message id, or failed with why. */
 export type Delivery =

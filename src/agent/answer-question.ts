@@ -1,0 +1,58 @@
+import { createId } from '../events/create-id.js';
+import type { Target } from '../events/target.js';
+import type { RuntimeDependencies } from './runtime-dependencies.js';
+
+/** An answer to an ask_user question, from a button, a number or free text. */
+export type AnswerInput = {
+  readonly questionId: string;
+  readonly answer: string;
+  readonly answeredById: string;
+  readonly answeredByName: string;
+  readonly replyTarget: Target;
+  readonly acknowledgementId?: string;
+  /** Skip the acknowledgement (the caller answers itself). */
+  readonly silent?: boolean;
+};
+
+/** Maps a reply to an option: `2` → the second option, an option's text → itself, anything else → the text as given. */
+export function resolveAnswer(text: string, options: readonly string[]): string {
+  const trimmed = text.trim();
+  const number = Number(trimmed);
+  if (Number.isInteger(number) && number >= 1 && number <= options.length) return options[number - 1] ?? trimmed;
+  return options.find((option) => option.toLowerCase() === trimmed.toLowerCase()) ?? trimmed;
+}
+
+/** Records the answer on the suspended turn (only the person asked may answer) and wakes the turn. */
+export async function answerQuestion(deps: RuntimeDependencies, input: AnswerInput): Promise<void> {
+  const messages = deps.messagesFor(input.replyTarget.channel);
+  const acknowledge = (text: string, isAlert: boolean) =>
+    input.silent ? undefined : deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });
+  let accepted = false;
+  let refusedAsker = false;
+  const updated = await deps.suspensions.update(input.questionId, (current) => {
+    if (current?.kind !== 'question' || current.answer !== undefined) return current;
+    if (current.userId !== input.answeredById) {
+      refusedAsker = true;
+      return current;
+    }
+    accepted = true;
+    return { ...current, answer: input.answer, answeredBy: input.answeredByName };
+  });
+  if (!accepted || !updated) {
+    await acknowledge(refusedAsker ? messages.onlyApprovers : messages.questionNotFound, true);
+    return;
+  }
+  await acknowledge(messages.answerRecorded(input.answer), false);
+  deps.bus.publish({
+    type: 'turn-resumed',
+    id: createId(),
+    traceId: updated.traceId,
+    at: deps.now().toISOString(),
+    channel: updated.target.channel,
+    chatId: updated.target.chatId,
+    sessionKey: updated.sessionKey,
+    origin: updated.origin,
+    unattended: updated.unattended,
+    suspensionId: updated.id,
+  });
+}

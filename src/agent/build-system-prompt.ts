@@ -1,0 +1,29 @@
+/** What the system prompt says about this turn. */
+export type SystemPromptFacts = {
+  readonly basePrompt: string;
+  readonly now: Date;
+  readonly timezone: string;
+  readonly channel: string;
+  readonly userName: string;
+  readonly origin: 'user' | 'schedule' | 'webhook';
+  readonly isGroup?: boolean;
+};
+
+/** The system prompt: the configured persona plus the current time in the configured timezone, the channel and the user. */
+export function buildSystemPrompt(facts: SystemPromptFacts): string {
+  const time = new Intl.DateTimeFormat('en-GB', {
+    timeZone: facts.timezone,
+    dateStyle: 'full',
+    timeStyle: 'long',
+  }).format(facts.now);
+  const lines = [
+    facts.basePrompt,
+    '',
+    `Current time: ${time} (timezone ${facts.timezone}; ISO ${facts.now.toISOString()}).`,
+    `Channel: ${facts.channel}${facts.isGroup ? ' (group chat)' : ''}. User: ${facts.userName}.`,
+  ];
+  if (facts.origin === 'schedule') lines.push('This turn was started by a scheduled task, not by a person typing: do the task and report the result.');
+  if (facts.origin === 'webhook') lines.push('This turn was started by another system through the webhook API.');
+  lines.push('Tool calls are proposals: some need a person to approve them first. If a tool result says it is waiting for approval, tell the user briefly and stop.');
+  return lines.join('\n');
+}

@@ -1,0 +1,130 @@
+import type { ApprovalChoice } from '../events/approval-card.js';
+import { assertNever } from '../events/assert-never.js';
+import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
+import { answerQuestion, resolveAnswer } from './answer-question.js';
+import type { ChatMessage } from './chat-message.js';
+import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
+import { handleCommand } from './handle-command.js';
+import { resumeTurn } from './resume-turn.js';
+import type { RuntimeDependencies } from './runtime-dependencies.js';
+import { runAndDeliver } from './turn-flow.js';
+import type { TurnScope } from './turn-scope.js';
+
+const approvalChoices: readonly string[] = ['once', 'session', 'always', 'deny'];
+/** Numbered replies to the newest card in a chat, for channels without buttons (WeChat, terminal). */
+const numberedChoices: Readonly<Record<string, ApprovalChoice>> = { '1': 'once', '2': 'always', '3': 'deny' };
+
+/** The agent: turns inbound events into turns, decisions, answers and resumptions. */
+export interface AgentRuntime {
+  /** The bus handler: one event, in its session's lane. */
+  handle(event: InboundEvent): Promise<void>;
+  /** Expires overdue approvals and resumes their turns; returns how many expired. */
+  sweepExpired(): Promise<number>;
+}
+
+/** Options beyond the dependencies. */
+export type AgentRuntimeOptions = { readonly numberedApprovalChannels?: ReadonlySet<string> };
+
+/** Creates the agent runtime over its dependencies. */
+export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRuntimeOptions = {}): AgentRuntime {
+  const numbered = options.numberedApprovalChannels ?? new Set<string>();
+
+  async function onMessage(event: MessageReceived): Promise<void> {
+    if (await handleCommand(deps, event)) return;
+    const replyTarget = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
+
+    const questionId = await deps.openQuestions.get(event.sessionKey);
+    if (questionId) {
+      const question = await deps.suspensions.get(questionId);
+      if (question?.kind === 'question' && question.userId === event.sender.id) {
+        await answerQuestion(deps, { questionId, answer: resolveAnswer(event.text, question.options ?? []), answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget, silent: true });
+        return;
+      }
+    }
+
+    const numberedChoice = numbered.has(event.channel) ? numberedChoices[event.text.trim()] : undefined;
+    if (numberedChoice) {
+      const latest = await deps.approvals.latestPendingIn({ channel: event.channel, chatId: event.chatId });
+      if (latest) {
+        await decideApproval(deps, { approvalId: latest.id, choice: numberedChoice, deciderId: event.sender.id, deciderName: event.sender.displayName, replyTarget });
+        return;
+      }
+    }
+
+    const content = event.quoted ? `${event.text}\n\n[Replying to: "${event.quoted.text.slice(0, 500)}"]` : event.text;
+    const userMessage: ChatMessage = { role: 'user', content };
+    await runAndDeliver(deps, scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), [userMessage]);
+  }
+
+  async function onAction(event: ActionClicked): Promise<void> {
+    const replyTarget = { channel: event.channel, chatId: event.chatId, threadId: event.threadId };
+    if (event.action === 'approval') {
+      if (!approvalChoices.includes(event.choice)) {
+        await deps.outbox.send({ type: 'action-answered', target: replyTarget, acknowledgementId: event.acknowledgementId, text: deps.messagesFor(event.channel).choiceNotOffered, isAlert: true });
+        return;
+      }
+      await decideApproval(deps, {
+        approvalId: event.actionId,
+        choice: event.choice as ApprovalChoice,
+        deciderId: event.sender.id,
+        deciderName: event.sender.displayName,
+        replyTarget,
+        acknowledgementId: event.acknowledgementId,
+      });
+      return;
+    }
+    const question = await deps.suspensions.get(event.actionId);
+    const options = question?.options ?? [];
+    await answerQuestion(deps, {
+      questionId: event.actionId,
+      answer: resolveAnswer(String(Number(event.choice) + 1), options),
+      answeredById: event.sender.id,
+      answeredByName: event.sender.displayName,
+      replyTarget,
+      acknowledgementId: event.acknowledgementId,
+    });
+  }
+
+  async function onSchedule(event: ScheduleFired): Promise<void> {
+    const target = { channel: event.channel, chatId: event.chatId };
+    const message: ChatMessage = { role: 'user', content: `[Scheduled task ${event.jobId}] ${event.prompt}` };
+    await runAndDeliver(deps, scopeFor(event, target, `schedule:${event.jobId}`, `schedule ${event.jobId}`, false), [message]);
+  }
+
+  function scopeFor(event: InboundEvent, target: TurnScope['target'], userId: string, userName: string, isGroup: boolean): TurnScope {
+    return {
+      traceId: event.traceId,
+      sessionKey: event.sessionKey,
+      target,
+      origin: event.origin,
+      unattended: event.unattended,
+      userId,
+      userName,
+      channel: event.channel,
+      chatId: event.chatId,
+      isGroup,
+      causationId: event.id,
+      visibleTools: deps.visibleToolsFor(event.channel),
+      approvedActions: [],
+      services: deps.servicesFor({ sessionKey: event.sessionKey, target, userId }),
+    };
+  }
+
+  return {
+    async handle(event) {
+      switch (event.type) {
+        case 'message-received':
+          return onMessage(event);
+        case 'action-clicked':
+          return onAction(event);
+        case 'schedule-fired':
+          return onSchedule(event);
+        case 'turn-resumed':
+          return resumeTurn(deps, event);
+        default:
+          return assertNever(event, 'inbound event');
+      }
+    },
+    sweepExpired: () => sweepExpiredApprovals(deps),
+  };
+}

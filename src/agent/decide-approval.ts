@@ -1,0 +1,101 @@
+import type { PendingApproval } from '../approvals/pending-approval.js';
+import type { ApprovalChoice } from '../events/approval-card.js';
+import { createId } from '../events/create-id.js';
+import type { Target } from '../events/target.js';
+import type { Messages } from '../i18n/messages.js';
+import type { RuntimeDependencies } from './runtime-dependencies.js';
+
+/** Who pressed, where, and what. */
+export type DecisionInput = {
+  readonly approvalId: string;
+  readonly choice: ApprovalChoice;
+  readonly deciderId: string;
+  readonly deciderName: string;
+  readonly reason?: string;
+  /** Where to answer the person who decided. */
+  readonly replyTarget: Target;
+  readonly acknowledgementId?: string;
+};
+
+/** Formats a time as HH:MM in the configured timezone, for outcome lines. */
+export function formatClock(iso: string, timezone: string): string {
+  return new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+}
+
+/** The outcome line a card is edited into. */
+export function outcomeLine(approval: PendingApproval, messages: Messages, timezone: string): string {
+  switch (approval.status) {
+    case 'approved':
+      return messages.approvedBy(approval.decidedBy ?? '?', formatClock(approval.decidedAt ?? approval.createdAt, timezone), approval.scope ?? 'once');
+    case 'denied':
+      return messages.deniedBy(approval.decidedBy ?? '?', formatClock(approval.decidedAt ?? approval.createdAt, timezone));
+    case 'expired':
+      return messages.expired;
+    case 'superseded':
+      return messages.superseded;
+    case 'pending':
+      return '';
+  }
+}
+
+/** Edits every card of a settled approval into its outcome line and wakes the suspended turn in its own session. */
+export async function settleApproval(deps: RuntimeDependencies, approval: PendingApproval): Promise<void> {
+  const messages = deps.messagesFor(approval.channel);
+  const outcome = outcomeLine(approval, messages, deps.timezone);
+  for (const card of approval.cards) {
+    await deps.outbox.send({ type: 'approval-resolved', target: card.target, approvalId: approval.id, outcome, cardMessageId: card.messageId });
+  }
+  const published = deps.bus.publish({
+    type: 'turn-resumed',
+    id: createId(),
+    traceId: createId(),
+    at: deps.now().toISOString(),
+    channel: approval.origin.channel,
+    chatId: approval.origin.chatId,
+    sessionKey: approval.sessionKey,
+    origin: 'user',
+    unattended: false,
+    suspensionId: approval.id,
+  });
+  if (!published.accepted) deps.logger.error({ approvalId: approval.id, reason: published.reason }, 'could not queue the resumed turn; it resumes on the next restart sweep');
+}
+
+/** Takes a decision exactly once, or tells the person why not; only configured approvers (or the requester) may decide. */
+export async function decideApproval(deps: RuntimeDependencies, input: DecisionInput): Promise<void> {
+  const messages = deps.messagesFor(input.replyTarget.channel);
+  const answer = (text: string, isAlert: boolean) =>
+    deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });
+
+  const result = await deps.approvals.decide({ id: input.approvalId, deciderId: input.deciderId, deciderName: input.deciderName, choice: input.choice, reason: input.reason });
+  if (result.ok) {
+    await answer(outcomeLine(result.approval, messages, deps.timezone), false);
+    await settleApproval(deps, result.approval);
+    return;
+  }
+  switch (result.code) {
+    case 'not-found':
+      await answer(messages.approvalNotFound(input.approvalId), true);
+      return;
+    case 'not-allowed':
+      deps.logger.info({ approvalId: input.approvalId, deciderId: input.deciderId }, 'approval decision refused: not an approver');
+      await answer(messages.onlyApprovers, true);
+      return;
+    case 'choice-not-offered':
+      await answer(messages.choiceNotOffered, true);
+      return;
+    case 'already-decided':
+      await answer(messages.alreadyDecided(result.approval ? outcomeLine(result.approval, messages, deps.timezone) : '?'), true);
+      return;
+    case 'expired':
+      await answer(messages.expired, true);
+      if (result.approval) await settleApproval(deps, result.approval);
+      return;
+  }
+}
+
+/** Expires overdue approvals: edits their cards and resumes their turns with a denial the model reads. */
+export async function sweepExpiredApprovals(deps: RuntimeDependencies): Promise<number> {
+  const expired = await deps.approvals.expireDue(deps.now());
+  for (const approval of expired) await settleApproval(deps, approval);
+  return expired.length;
+}

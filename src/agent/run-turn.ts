@@ -1,0 +1,58 @@
+import type { Logger } from '../logging/create-logger.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { ChatMessage } from './chat-message.js';
+import { type CallSuspension, executeCalls } from './execute-calls.js';
+import type { ModelFailure, ModelPort } from './model-port.js';
+import type { TurnScope } from './turn-scope.js';
+
+/** How a turn ended: an answer, a wait for a person, or a model that could not be reached. */
+export type TurnOutcome =
+  | { readonly status: 'completed'; readonly text: string; readonly newMessages: readonly ChatMessage[] }
+  | { readonly status: 'suspended'; readonly suspension: CallSuspension; readonly newMessages: readonly ChatMessage[] }
+  | { readonly status: 'model-failed'; readonly failure: ModelFailure; readonly newMessages: readonly ChatMessage[] };
+
+/** What one run of the loop needs. */
+export type RunTurnInput = {
+  readonly model: ModelPort;
+  readonly registry: ToolRegistry;
+  readonly logger: Logger;
+  readonly scope: TurnScope;
+  readonly systemPrompt: string;
+  /** The conversation so far, ending with what this turn answers. */
+  readonly messages: readonly ChatMessage[];
+  readonly maxIterations: number;
+  readonly onTextDelta?: (delta: string) => void;
+  /** Builds the placeholder results stored for calls that wait (see approvals/suspended-turn). */
+  readonly placeholders: (suspension: CallSuspension) => readonly Extract<ChatMessage, { role: 'tool' }>[];
+};
+
+const forcedFinalNote = 'You have reached the limit of tool calls for this turn. Answer the user now with what you have, without calling tools.';
+
+/** The agent loop: call the model, run its tool calls through the registry, feed results back, until a final answer. */
+export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
+  const added: ChatMessage[] = [];
+  const repeats = new Map<string, number>();
+  const tools = input.registry.definitions(input.scope.visibleTools);
+  const system: ChatMessage = { role: 'system', content: input.systemPrompt };
+
+  for (let iteration = 1; iteration <= input.maxIterations; iteration += 1) {
+    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta });
+    if (!result.ok) return { status: 'model-failed', failure: result.failure, newMessages: added };
+    const { text, toolCalls } = result.answer;
+    added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
+    if (toolCalls.length === 0) return { status: 'completed', text, newMessages: added };
+
+    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger });
+    added.push(...batch.results);
+    if (batch.suspension) {
+      added.push(...input.placeholders(batch.suspension));
+      return { status: 'suspended', suspension: batch.suspension, newMessages: added };
+    }
+  }
+
+  input.logger.info({ traceId: input.scope.traceId, maxIterations: input.maxIterations }, 'iteration limit reached; forcing a final answer');
+  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [] });
+  if (!final.ok) return { status: 'model-failed', failure: final.failure, newMessages: added };
+  added.push({ role: 'assistant', content: final.answer.text });
+  return { status: 'completed', text: final.answer.text, newMessages: added };
+}

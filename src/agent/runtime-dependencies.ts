@@ -1,0 +1,45 @@
+import type { ApprovalsService } from '../approvals/approvals-service.js';
+import type { SuspendedTurn } from '../approvals/suspended-turn.js';
+import type { MessageBus } from '../bus/message-bus.js';
+import type { Outbox, TurnFinished } from '../events/outbox.js';
+import type { Target } from '../events/target.js';
+import type { Messages } from '../i18n/messages.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { ToolServices } from '../registry/tool-context.js';
+import type { ToolRegistry } from '../registry/tool-registry.js';
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import type { ModelPort } from './model-port.js';
+import type { SessionHistory } from './session-history.js';
+
+/** Where approval cards for a channel go, and who may decide them. */
+export type ApprovalRoute = { readonly approvers: readonly string[]; readonly targets: readonly Target[] };
+
+/** Everything the agent runtime is built from; assembled by the composition root. */
+export type RuntimeDependencies = {
+  readonly model: ModelPort;
+  readonly registry: ToolRegistry;
+  readonly history: SessionHistory;
+  readonly approvals: ApprovalsService;
+  readonly suspensions: KeyValueNamespace<SuspendedTurn>;
+  /** Session key → the id of the question waiting there. */
+  readonly openQuestions: KeyValueNamespace<string>;
+  readonly outbox: Outbox;
+  readonly bus: MessageBus;
+  readonly logger: Logger;
+  readonly systemPrompt: string;
+  readonly timezone: string;
+  readonly maxIterations: number;
+  readonly botName: string;
+  readonly messagesFor: (channel: string) => Messages;
+  readonly visibleToolsFor: (channel: string) => ReadonlySet<string>;
+  /** Who decides approvals raised in this channel by this requester, and where the cards go. */
+  readonly approvalRouteFor: (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
+  readonly servicesFor: (input: { readonly sessionKey: string; readonly target: Target; readonly userId: string }) => ToolServices;
+  /** A short model-written risk explanation for the card; resolves to a fallback on timeout or failure. */
+  readonly explainRisk: (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string }) => Promise<string>;
+  readonly now: () => Date;
+  /** Listeners told when a turn ends (webhook waits, cron run records). */
+  readonly turnFinished: (report: TurnFinished) => void;
+  /** Channels that want streamed drafts (`reply` with kind `progress`). */
+  readonly streamingChannels?: ReadonlySet<string>;
+};

@@ -1,0 +1,60 @@
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import type { ChatMessage } from './chat-message.js';
+
+/** A session's stored conversation. */
+export type SessionRecord = { readonly messages: readonly ChatMessage[]; readonly updatedAt: string };
+
+/** Persisted conversation per session key, bounded by a character budget. */
+export interface SessionHistory {
+  load(sessionKey: string): Promise<readonly ChatMessage[]>;
+  append(sessionKey: string, messages: readonly ChatMessage[]): Promise<void>;
+  /** Rewrites the stored messages in one compare-and-set step. */
+  update(sessionKey: string, change: (messages: readonly ChatMessage[]) => readonly ChatMessage[]): Promise<readonly ChatMessage[]>;
+  reset(sessionKey: string): Promise<void>;
+}
+
+/** Size of a message for the budget: its text plus its tool-call arguments. */
+function sizeOf(message: ChatMessage): number {
+  if (message.role === 'assistant') return message.content.length + (message.toolCalls ?? []).reduce((total, call) => total + call.argumentsText.length + call.name.length, 0);
+  return message.content.length;
+}
+
+/**
+ * Drops the oldest exchanges until the history fits the budget. It cuts only before a user
+ * message, so an assistant message with tool calls is never separated from its tool results;
+ * the newest exchange is always kept whole.
+ */
+export function trimHistory(messages: readonly ChatMessage[], budgetChars: number): readonly ChatMessage[] {
+  let total = messages.reduce((sum, message) => sum + sizeOf(message), 0);
+  if (total <= budgetChars) return messages;
+  const cutPoints: number[] = [];
+  for (const [index, message] of messages.entries()) if (message.role === 'user' && index > 0) cutPoints.push(index);
+  let start = 0;
+  for (const cut of cutPoints) {
+    if (total <= budgetChars) break;
+    for (let index = start; index < cut; index += 1) total -= sizeOf(messages[index] as ChatMessage);
+    start = cut;
+  }
+  return messages.slice(start);
+}
+
+/** Creates session history over a store namespace. */
+export function createSessionHistory(store: KeyValueNamespace<SessionRecord>, options: { readonly budgetChars: number }): SessionHistory {
+  const write = (messages: readonly ChatMessage[]): SessionRecord => ({ messages: trimHistory(messages, options.budgetChars), updatedAt: new Date().toISOString() });
+  return {
+    async load(sessionKey) {
+      return (await store.get(sessionKey))?.messages ?? [];
+    },
+    async append(sessionKey, messages) {
+      if (messages.length === 0) return;
+      await store.update(sessionKey, (current) => write([...(current?.messages ?? []), ...messages]));
+    },
+    async update(sessionKey, change) {
+      const next = await store.update(sessionKey, (current) => write(change(current?.messages ?? [])));
+      return next?.messages ?? [];
+    },
+    async reset(sessionKey) {
+      await store.delete(sessionKey);
+    },
+  };
+}

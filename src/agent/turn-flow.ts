@@ -1,0 +1,171 @@
+import { placeholderFor, type SuspendedTurn } from '../approvals/suspended-turn.js';
+import type { ApprovalCard } from '../events/approval-card.js';
+import { createShortId } from '../events/create-id.js';
+import { buildSystemPrompt } from './build-system-prompt.js';
+import type { ChatMessage } from './chat-message.js';
+import type { CallSuspension } from './execute-calls.js';
+import { formatArguments } from './format-arguments.js';
+import { runTurn } from './run-turn.js';
+import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnScope } from './turn-scope.js';
+
+const typingEveryMs = 4000;
+
+/** Placeholder tool results for a call that waits and the calls queued behind it. */
+export function placeholdersFor(suspensionId: string, suspension: CallSuspension): Extract<ChatMessage, { role: 'tool' }>[] {
+  return [suspension.call, ...suspension.remaining].map((call, index) => ({
+    role: 'tool' as const,
+    toolCallId: call.id,
+    toolName: call.name,
+    content: placeholderFor(suspensionId, suspension.kind, index === 0),
+  }));
+}
+
+/**
+ * Runs the loop over the session's history plus `newMessages`, stores what it added, and answers in
+ * the chat: the final text, a card or question when it suspends, or a plain sentence when the model
+ * could not be reached.
+ */
+export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<void> {
+  const messages = deps.messagesFor(scope.channel);
+  const typing = startTyping(deps, scope);
+  const suspensionId = createShortId();
+  try {
+    const history = await deps.history.load(scope.sessionKey);
+    const streaming = deps.streamingChannels?.has(scope.channel) === true;
+    let draft = '';
+    const outcome = await runTurn({
+      model: deps.model,
+      registry: deps.registry,
+      logger: deps.logger,
+      scope,
+      systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }),
+      messages: [...history, ...newMessages],
+      maxIterations: deps.maxIterations,
+      onTextDelta: streaming
+        ? (delta) => {
+            draft += delta;
+            void deps.outbox.send({ type: 'reply', target: scope.target, text: draft, kind: 'progress', causationId: scope.causationId });
+          }
+        : undefined,
+      placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
+    });
+    await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
+    switch (outcome.status) {
+      case 'completed': {
+        const text = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
+        const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+        if (!delivery.ok) deps.logger.warn({ traceId: scope.traceId, error: delivery.error }, 'final reply was not delivered');
+        deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'completed', text, delivery });
+        return;
+      }
+      case 'suspended':
+        await suspend(deps, scope, outcome.suspension, suspensionId);
+        return;
+      case 'model-failed': {
+        deps.logger.warn({ traceId: scope.traceId, failure: outcome.failure }, 'model call failed');
+        const text = messages.modelUnavailable(describeFailure(outcome.failure.kind));
+        const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+        deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'failed', text, delivery });
+        return;
+      }
+    }
+  } finally {
+    typing.stop();
+  }
+}
+
+/** Saves the suspended turn and shows the person a card (approval) or a question. */
+export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
+  const base = {
+    id: suspensionId,
+    sessionKey: scope.sessionKey,
+    traceId: scope.traceId,
+    target: scope.target,
+    origin: scope.origin,
+    unattended: scope.unattended,
+    userId: scope.userId,
+    userName: scope.userName,
+    causationId: scope.causationId,
+    call: suspension.call,
+    remainingCalls: suspension.remaining,
+    approvedActions: scope.approvedActions,
+    createdAt: deps.now().toISOString(),
+  };
+  if (suspension.kind === 'question') {
+    const record: SuspendedTurn = { ...base, kind: 'question', question: suspension.question, options: suspension.options };
+    await deps.suspensions.set(record.id, record);
+    await deps.openQuestions.set(scope.sessionKey, record.id);
+    await deps.outbox.send({ type: 'question-asked', target: scope.target, questionId: record.id, text: suspension.question, options: suspension.options, causationId: scope.causationId });
+    deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: suspension.question });
+    return;
+  }
+
+  const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: scope.unattended });
+  const summary = suspension.tool.describeForApproval?.(suspension.input) ?? `Run ${suspension.tool.name} with the arguments below.`;
+  const argumentsText = formatArguments(suspension.input);
+  const approval = await deps.approvals.open({
+    toolName: suspension.tool.name,
+    risk: suspension.tool.risk,
+    input: suspension.input,
+    argumentsHash: suspension.argumentsHash,
+    summary,
+    reason: suspension.reason,
+    requester: { id: scope.userId, displayName: scope.userName },
+    approvers: route.approvers.length > 0 ? route.approvers : [scope.userId],
+    channel: scope.channel,
+    sessionKey: scope.sessionKey,
+    origin: scope.target,
+  });
+  // The placeholders were written with a provisional id; the record's id is what people type, so rewrite them.
+  await deps.history.update(scope.sessionKey, (messages) => renamePlaceholders(messages, suspensionId, approval.id));
+  await deps.suspensions.set(approval.id, { ...base, id: approval.id, kind: 'approval' });
+
+  const explanation = await deps.explainRisk({ toolName: approval.toolName, summary, argumentsText, risk: approval.risk });
+  const card: ApprovalCard = {
+    approvalId: approval.id,
+    toolName: approval.toolName,
+    summary,
+    argumentsText,
+    risk: approval.risk,
+    requestedBy: scope.userName,
+    expiresAt: approval.expiresAt,
+    explanation,
+    choices: approval.choices,
+  };
+  for (const target of route.targets.length > 0 ? route.targets : [scope.target]) {
+    const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
+    if (delivery.ok) await deps.approvals.attachCard(approval.id, { target, messageId: delivery.messageId });
+    else deps.logger.warn({ traceId: scope.traceId, approvalId: approval.id, error: delivery.error, target }, 'approval card was not delivered');
+  }
+  deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: `Waiting for approval ${approval.id}: ${summary}` });
+}
+
+function renamePlaceholders(messages: readonly ChatMessage[], from: string, to: string): readonly ChatMessage[] {
+  return messages.map((message) => (message.role === 'tool' && message.content.includes(from) ? { ...message, content: message.content.split(from).join(to) } : message));
+}
+
+function startTyping(deps: RuntimeDependencies, scope: TurnScope): { stop(): void } {
+  if (scope.unattended) return { stop() {} };
+  const send = () => void deps.outbox.send({ type: 'typing', target: scope.target }).catch(() => undefined);
+  send();
+  const timer = setInterval(send, typingEveryMs);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}
+
+function describeFailure(kind: string): string {
+  switch (kind) {
+    case 'rate-limited':
+      return 'it is rate limiting us';
+    case 'auth':
+      return 'the API key was refused';
+    case 'network':
+    case 'timeout':
+      return 'it did not answer';
+    case 'server':
+      return 'it had a server error';
+    default:
+      return kind;
+  }
+}

@@ -1,0 +1,23 @@
+import type { Origin } from '../events/inbound-event.js';
+import type { Target } from '../events/target.js';
+import type { ToolServices } from '../registry/tool-context.js';
+
+/** Everything about one turn that stays fixed while it runs: who, where, which tools, what was approved. */
+export type TurnScope = {
+  readonly traceId: string;
+  readonly sessionKey: string;
+  /** Where the answer goes (with the message to thread under). */
+  readonly target: Target;
+  readonly origin: Origin;
+  readonly unattended: boolean;
+  readonly userId: string;
+  readonly userName: string;
+  readonly channel: string;
+  readonly chatId: string;
+  readonly isGroup: boolean;
+  readonly causationId: string;
+  readonly visibleTools: ReadonlySet<string>;
+  /** Argument hashes approved for this turn; grows as decisions arrive. */
+  readonly approvedActions: readonly string[];
+  readonly services: ToolServices;
+};

@@ -1,0 +1,192 @@
+import type { ApprovalChoice } from '../events/approval-card.js';
+import { createShortId } from '../events/create-id.js';
+import type { Risk } from '../events/risk.js';
+import type { Target } from '../events/target.js';
+import type { AuditLog } from '../registry/audit-log.js';
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import type { GrantStore } from './grants.js';
+import type { PendingApproval } from './pending-approval.js';
+
+/** Input to open an approval. */
+export type ApprovalRequestInput = {
+  readonly toolName: string;
+  readonly risk: Risk;
+  readonly input: unknown;
+  readonly argumentsHash: string;
+  readonly summary: string;
+  readonly reason: string;
+  readonly requester: { readonly id: string; readonly displayName: string };
+  readonly approvers: readonly string[];
+  readonly channel: string;
+  readonly sessionKey: string;
+  readonly origin: Target;
+};
+
+/** Why a decision was not taken, as a value the channel shows the person. */
+export type DecisionRefusal = {
+  readonly ok: false;
+  /** `expired`: this attempt found it past its deadline and marked it expired (the caller resumes the turn). */
+  readonly code: 'not-found' | 'not-allowed' | 'already-decided' | 'choice-not-offered' | 'expired';
+  readonly approval?: PendingApproval;
+};
+
+/** The outcome of a decision attempt: taken exactly once, or refused. */
+export type DecisionResult = { readonly ok: true; readonly approval: PendingApproval } | DecisionRefusal;
+
+/** Pending approvals with exactly-once decisions, grants and expiry. */
+export interface ApprovalsService {
+  open(input: ApprovalRequestInput): Promise<PendingApproval>;
+  get(id: string): Promise<PendingApproval | undefined>;
+  attachCard(id: string, card: { readonly target: Target; readonly messageId?: string }): Promise<void>;
+  decide(input: { readonly id: string; readonly deciderId: string; readonly deciderName: string; readonly choice: ApprovalChoice; readonly reason?: string }): Promise<DecisionResult>;
+  /** Pending approvals this person may decide, newest first. */
+  listDecidableBy(deciderId: string, channel: string): Promise<readonly PendingApproval[]>;
+  /** The newest pending approval whose card was shown in this chat (WeChat's numbered replies). */
+  latestPendingIn(target: Target): Promise<PendingApproval | undefined>;
+  /** Marks every pending approval past its expiry as expired; returns those it changed. */
+  expireDue(now: Date): Promise<readonly PendingApproval[]>;
+  readonly grants: GrantStore;
+}
+
+/** What the service is built from. */
+export type ApprovalsServiceOptions = {
+  readonly approvals: KeyValueNamespace<PendingApproval>;
+  readonly index: KeyValueNamespace<string[]>;
+  readonly grants: GrantStore;
+  readonly audit: AuditLog;
+  readonly timeoutMs: number;
+  readonly now?: () => Date;
+};
+
+const pendingIndexKey = 'pending';
+const keepDecidedMs = 7 * 24 * 60 * 60 * 1000;
+
+/** Creates the approvals service over the store. */
+export function createApprovalsService(options: ApprovalsServiceOptions): ApprovalsService {
+  const now = options.now ?? (() => new Date());
+
+  async function pendingIds(): Promise<string[]> {
+    return (await options.index.get(pendingIndexKey)) ?? [];
+  }
+
+  async function removeFromIndex(id: string): Promise<void> {
+    await options.index.update(pendingIndexKey, (ids = []) => ids.filter((item) => item !== id));
+  }
+
+  async function loadPending(): Promise<PendingApproval[]> {
+    const found = await Promise.all((await pendingIds()).map((id) => options.approvals.get(id)));
+    return found.filter((approval): approval is PendingApproval => approval?.status === 'pending');
+  }
+
+  return {
+    grants: options.grants,
+    async open(input) {
+      const created = now();
+      const approval: PendingApproval = {
+        ...input,
+        id: createShortId(),
+        cards: [],
+        choices: input.risk === 'dangerous' ? ['once', 'session', 'deny'] : ['once', 'session', 'always', 'deny'],
+        createdAt: created.toISOString(),
+        expiresAt: new Date(created.getTime() + options.timeoutMs).toISOString(),
+        status: 'pending',
+      };
+      await options.approvals.set(approval.id, approval, options.timeoutMs + keepDecidedMs);
+      await options.index.update(pendingIndexKey, (ids = []) => [...ids, approval.id]);
+      options.audit.record({
+        kind: 'approval-requested',
+        approvalId: approval.id,
+        sessionKey: input.sessionKey,
+        userId: input.requester.id,
+        channel: input.channel,
+        tool: input.toolName,
+        arguments: input.input,
+        outcome: 'pending',
+      });
+      return approval;
+    },
+    get: (id) => options.approvals.get(id),
+    async attachCard(id, card) {
+      await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card] } : current));
+    },
+    async decide({ id, deciderId, deciderName, choice, reason }) {
+      let refusal: DecisionRefusal | undefined;
+      const updated = await options.approvals.update(id, (current) => {
+        if (!current) {
+          refusal = { ok: false, code: 'not-found' };
+          return current;
+        }
+        if (!current.approvers.includes(deciderId)) {
+          refusal = { ok: false, code: 'not-allowed', approval: current };
+          return current;
+        }
+        // Expiry is checked at decision time too, so a press after the deadline cannot approve.
+        if (current.status === 'pending' && new Date(current.expiresAt) <= now()) {
+          refusal = { ok: false, code: 'expired', approval: { ...current, status: 'expired', decidedAt: current.expiresAt } };
+          return { ...current, status: 'expired', decidedAt: current.expiresAt };
+        }
+        if (current.status !== 'pending') {
+          refusal = { ok: false, code: 'already-decided', approval: current };
+          return current;
+        }
+        if (!current.choices.includes(choice)) {
+          refusal = { ok: false, code: 'choice-not-offered', approval: current };
+          return current;
+        }
+        const decidedAt = now().toISOString();
+        return choice === 'deny'
+          ? { ...current, status: 'denied', decidedBy: deciderName, decidedAt, denialReason: reason }
+          : { ...current, status: 'approved', scope: choice, decidedBy: deciderName, decidedAt };
+      });
+      if (refusal) {
+        if (refusal.code === 'expired') await removeFromIndex(id);
+        return refusal;
+      }
+      if (!updated) return { ok: false, code: 'not-found' };
+      await removeFromIndex(id);
+      if (updated.status === 'approved' && (updated.scope === 'session' || updated.scope === 'always')) {
+        const grant = { toolName: updated.toolName, argumentsHash: updated.argumentsHash, summary: updated.summary, grantedBy: deciderName, grantedAt: updated.decidedAt ?? '' };
+        await options.grants.add(updated.scope, updated.scope === 'session' ? updated.sessionKey : `${updated.channel}:${updated.requester.id}`, grant);
+      }
+      options.audit.record({
+        kind: 'approval-decided',
+        approvalId: id,
+        sessionKey: updated.sessionKey,
+        userId: deciderId,
+        channel: updated.channel,
+        tool: updated.toolName,
+        outcome: updated.status === 'approved' ? `approved:${updated.scope}` : 'denied',
+        decidedBy: deciderName,
+      });
+      return { ok: true, approval: updated };
+    },
+    async listDecidableBy(deciderId, channel) {
+      const pending = await loadPending();
+      return pending.filter((approval) => approval.channel === channel && approval.approvers.includes(deciderId)).reverse();
+    },
+    async latestPendingIn(target) {
+      const pending = await loadPending();
+      return pending
+        .filter((approval) => approval.cards.some((card) => card.target.channel === target.channel && card.target.chatId === target.chatId))
+        .at(-1);
+    },
+    async expireDue(at) {
+      const expired: PendingApproval[] = [];
+      for (const id of await pendingIds()) {
+        let changed: PendingApproval | undefined;
+        await options.approvals.update(id, (current) => {
+          if (current?.status !== 'pending' || new Date(current.expiresAt) > at) return current;
+          changed = { ...current, status: 'expired', decidedAt: at.toISOString() };
+          return changed;
+        });
+        const current = changed ? undefined : await options.approvals.get(id);
+        if (changed || !current || current.status !== 'pending') await removeFromIndex(id);
+        if (changed) {
+          expired.push(changed);
+          options.audit.record({ kind: 'approval-expired', approvalId: id, sessionKey: changed.sessionKey, channel: changed.channel, tool: changed.toolName, outcome: 'expired' });
+        }
+      }
+      return expired;
+    },
+  };
+}

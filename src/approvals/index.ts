@@ -1,0 +1,5 @@
+export * from './approvals-service.js';
+export * from './create-approval-gate.js';
+export * from './grants.js';
+export * from './pending-approval.js';
+export * from './suspended-turn.js';

@@ -1,0 +1,35 @@
+import type { ApprovalChoice } from '../events/approval-card.js';
+import type { Risk } from '../events/risk.js';
+import type { Target } from '../events/target.js';
+
+/** Where an approval stands. Only `pending` can change, and only once. */
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'superseded';
+
+/** A tool call waiting for a person, as stored. */
+export type PendingApproval = {
+  readonly id: string;
+  readonly toolName: string;
+  readonly risk: Risk;
+  /** The exact validated arguments that will run if approved. */
+  readonly input: unknown;
+  readonly argumentsHash: string;
+  readonly summary: string;
+  readonly reason: string;
+  readonly requester: { readonly id: string; readonly displayName: string };
+  /** User ids that may decide; the requester alone when the channel has no approvers. */
+  readonly approvers: readonly string[];
+  readonly channel: string;
+  readonly sessionKey: string;
+  /** The chat the request came from: the turn resumes and answers there. */
+  readonly origin: Target;
+  /** Where the card was shown, and its message id when the channel reported one. */
+  readonly cards: readonly { readonly target: Target; readonly messageId?: string }[];
+  readonly choices: readonly ApprovalChoice[];
+  readonly createdAt: string;
+  readonly expiresAt: string;
+  readonly status: ApprovalStatus;
+  readonly scope?: 'once' | 'session' | 'always';
+  readonly decidedBy?: string;
+  readonly decidedAt?: string;
+  readonly denialReason?: string;
+};

@@ -1,0 +1,39 @@
+import type { ToolCall } from '../agent/chat-message.js';
+import type { Origin } from '../events/inbound-event.js';
+import type { Target } from '../events/target.js';
+
+/** A turn waiting for a person: saved in the store so it resumes after a restart too. */
+export type SuspendedTurn = {
+  /** The approval id or question id it waits on. */
+  readonly id: string;
+  readonly kind: 'approval' | 'question';
+  readonly sessionKey: string;
+  readonly traceId: string;
+  readonly target: Target;
+  readonly origin: Origin;
+  readonly unattended: boolean;
+  readonly userId: string;
+  readonly userName: string;
+  readonly causationId?: string;
+  /** The call waiting for the decision or answer. */
+  readonly call: ToolCall;
+  /** Calls after it in the same batch, not yet run; each already has a placeholder result in history. */
+  readonly remainingCalls: readonly ToolCall[];
+  /** Hashes approved earlier in this turn, kept for the rest of it. */
+  readonly approvedActions: readonly string[];
+  /** For questions: the options offered. */
+  readonly options?: readonly string[];
+  readonly question?: string;
+  /** For questions: the option the person picked, set just before the turn resumes. */
+  readonly answer?: string;
+  readonly answeredBy?: string;
+  readonly createdAt: string;
+};
+
+/** The text a placeholder tool result carries while its call waits; replaced by the real result on resume. */
+export function placeholderFor(suspensionId: string, kind: SuspendedTurn['kind'], isWaitingCall: boolean): string {
+  if (!isWaitingCall) return `Not run yet: queued behind ${kind} ${suspensionId}.`;
+  return kind === 'approval'
+    ? `Waiting for a person to approve (approval ${suspensionId}); it has not run.`
+    : `Waiting for the person to answer (question ${suspensionId}).`;
+}

@@ -1,0 +1,171 @@
+/** A language of user-facing text. */
+export type Locale = 'en' | 'zh-CN';
+
+/** Every user-facing string of the runtime and its channels, in one place. */
+export type Messages = {
+  readonly busy: string;
+  readonly modelUnavailable: (detail: string) => string;
+  readonly turnFailed: string;
+  readonly sessionReset: string;
+  readonly help: (botName: string) => string;
+  readonly greeting: (botName: string) => string;
+  readonly approvalTitle: string;
+  readonly approvalWhat: string;
+  readonly approvalArguments: string;
+  readonly approvalRisk: string;
+  readonly approvalRequestedBy: string;
+  readonly approvalExpires: string;
+  readonly approvalExplanationLabel: string;
+  readonly approvalId: string;
+  readonly approveOnce: string;
+  readonly approveSession: string;
+  readonly approveAlways: string;
+  readonly deny: string;
+  readonly approvedBy: (who: string, time: string, scope: string) => string;
+  readonly deniedBy: (who: string, time: string) => string;
+  readonly expired: string;
+  readonly superseded: string;
+  readonly onlyApprovers: string;
+  readonly alreadyDecided: (outcome: string) => string;
+  readonly approvalNotFound: (id: string) => string;
+  readonly choiceNotOffered: string;
+  readonly noPendingApprovals: string;
+  readonly pendingApprovalsHeader: string;
+  readonly grantsHeader: string;
+  readonly grantRevoked: (summary: string) => string;
+  readonly grantNotFound: (number: number) => string;
+  readonly usageApprove: string;
+  readonly usageDeny: string;
+  readonly decisionRecorded: string;
+  readonly numberedReplyHint: (id: string) => string;
+  readonly questionHint: string;
+  readonly answerRecorded: (option: string) => string;
+  readonly questionNotFound: string;
+  readonly cancelled: string;
+  readonly nothingToCancel: string;
+  readonly unknownCommand: (command: string) => string;
+  readonly unsupportedMedia: string;
+  readonly strangerNotice: (userId: string) => string;
+  readonly notAllowed: string;
+};
+
+const en: Messages = {
+  busy: 'I am busy right now and could not take your message. Please send it again in a moment.',
+  modelUnavailable: (detail) => `I could not reach the model (${detail}). Please try again in a moment.`,
+  turnFailed: 'Something went wrong while I worked on that. Please try again.',
+  sessionReset: 'Started a fresh conversation. Earlier messages are forgotten.',
+  help: (botName) =>
+    [
+      `${botName} commands:`,
+      '/new: start a fresh conversation',
+      '/approvals: list approvals you can decide, and your standing grants',
+      '/approve <id> [once|session|always]: approve a pending action',
+      '/deny <id> [reason]: refuse a pending action',
+      '/approvals revoke <n>: remove a standing grant',
+      '/cancel: cancel the question or approval waiting in this chat',
+      '/help: this list',
+    ].join('\n'),
+  greeting: (botName) => `Hi, I am ${botName}. Ask me anything, or ask me to remind you of something. Risky actions wait for your approval. /help lists the commands.`,
+  approvalTitle: 'Approval needed',
+  approvalWhat: 'What',
+  approvalArguments: 'Arguments',
+  approvalRisk: 'Risk',
+  approvalRequestedBy: 'Asked by',
+  approvalExpires: 'Expires',
+  approvalExplanationLabel: "Assistant's explanation",
+  approvalId: 'Id',
+  approveOnce: 'Approve',
+  approveSession: 'Allow for this chat',
+  approveAlways: 'Always',
+  deny: 'Deny',
+  approvedBy: (who, time, scope) => `Approved by ${who} at ${time}${scope === 'once' ? '' : scope === 'session' ? ' (for this chat)' : ' (always)'}`,
+  deniedBy: (who, time) => `Denied by ${who} at ${time}`,
+  expired: 'Expired: nobody decided in time',
+  superseded: 'Superseded',
+  onlyApprovers: 'Only approvers can decide this.',
+  alreadyDecided: (outcome) => `Already decided: ${outcome}.`,
+  approvalNotFound: (id) => `There is no approval with id ${id}.`,
+  choiceNotOffered: 'That choice is not offered for this action.',
+  noPendingApprovals: 'Nothing is waiting for your approval.',
+  pendingApprovalsHeader: 'Waiting for your decision:',
+  grantsHeader: 'Your standing grants (/approvals revoke <n> removes one):',
+  grantRevoked: (summary) => `Removed the grant: ${summary}`,
+  grantNotFound: (number) => `You have no grant number ${number}.`,
+  usageApprove: 'Usage: /approve <id> [once|session|always]',
+  usageDeny: 'Usage: /deny <id> [reason]',
+  decisionRecorded: 'Decision recorded.',
+  numberedReplyHint: (id) => `Reply 1 approve once · 2 always allow · 3 deny (id ${id})`,
+  questionHint: 'Reply with the number of your answer.',
+  answerRecorded: (option) => `Answer: ${option}`,
+  questionNotFound: 'That question is no longer open.',
+  cancelled: 'Cancelled.',
+  nothingToCancel: 'Nothing is waiting in this chat.',
+  unknownCommand: (command) => `Unknown command ${command}. /help lists the commands.`,
+  unsupportedMedia: "I can't read this kind of message yet. Please send text.",
+  strangerNotice: (userId) => `This bot is private. Your user id is ${userId}: ask the owner to add it to TELEGRAM_ALLOW_FROM.`,
+  notAllowed: 'You are not allowed to use this bot.',
+};
+
+const zhCN: Messages = {
+  busy: '我现在很忙，没能接收你的消息。请稍后再发一次。',
+  modelUnavailable: (detail) => `无法连接模型（${detail}）。请稍后再试。`,
+  turnFailed: '处理时出了点问题，请再试一次。',
+  sessionReset: '已开始新的对话，之前的消息已清除。',
+  help: (botName) =>
+    [
+      `${botName} 命令：`,
+      '/new：开始新的对话',
+      '/approvals：列出你可以审批的请求和已有授权',
+      '/approve <id> [once|session|always]：批准',
+      '/deny <id> [原因]：拒绝',
+      '/approvals revoke <n>：撤销一条授权',
+      '/cancel：取消本会话中等待的问题或审批',
+      '/help：显示本列表',
+    ].join('\n'),
+  greeting: (botName) => `你好，我是 ${botName}。有风险的操作会先请你批准。/help 查看命令。`,
+  approvalTitle: '需要批准',
+  approvalWhat: '操作',
+  approvalArguments: '参数',
+  approvalRisk: '风险',
+  approvalRequestedBy: '请求人',
+  approvalExpires: '过期时间',
+  approvalExplanationLabel: '助手的说明',
+  approvalId: '编号',
+  approveOnce: '批准一次',
+  approveSession: '本会话允许',
+  approveAlways: '总是允许',
+  deny: '拒绝',
+  approvedBy: (who, time, scope) => `${who} 于 ${time} 批准${scope === 'once' ? '' : scope === 'session' ? '（本会话）' : '（总是）'}`,
+  deniedBy: (who, time) => `${who} 于 ${time} 拒绝`,
+  expired: '已过期：无人及时处理',
+  superseded: '已被取代',
+  onlyApprovers: '只有审批人可以处理此请求。',
+  alreadyDecided: (outcome) => `已处理：${outcome}。`,
+  approvalNotFound: (id) => `没有编号为 ${id} 的审批。`,
+  choiceNotOffered: '此操作不提供该选项。',
+  noPendingApprovals: '没有等待你审批的请求。',
+  pendingApprovalsHeader: '等待你审批：',
+  grantsHeader: '你的长期授权（/approvals revoke <n> 撤销）：',
+  grantRevoked: (summary) => `已撤销授权：${summary}`,
+  grantNotFound: (number) => `没有第 ${number} 条授权。`,
+  usageApprove: '用法：/approve <id> [once|session|always]',
+  usageDeny: '用法：/deny <id> [原因]',
+  decisionRecorded: '已记录。',
+  numberedReplyHint: (id) => `回复 1 批准一次 · 2 总是允许 · 3 拒绝（编号 ${id}）`,
+  questionHint: '请回复选项编号。',
+  answerRecorded: (option) => `回答：${option}`,
+  questionNotFound: '这个问题已经关闭。',
+  cancelled: '已取消。',
+  nothingToCancel: '本会话没有等待中的内容。',
+  unknownCommand: (command) => `未知命令 ${command}。/help 查看命令。`,
+  unsupportedMedia: '我暂时无法读取这类消息，请发送文字。',
+  strangerNotice: (userId) => `这是私人机器人。你的用户编号是 ${userId}，请联系管理员加入白名单。`,
+  notAllowed: '你没有使用此机器人的权限。',
+};
+
+const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };
+
+/** The messages of a locale. */
+export function messagesFor(locale: Locale): Messages {
+  return catalogue[locale];
+}
