@@ -162,7 +162,8 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
     },
     async listDecidableBy(deciderId, channel) {
       const pending = await loadPending();
-      return pending.filter((approval) => approval.channel === channel && approval.approvers.includes(deciderId)).reverse();
+      const shownThere = (approval: PendingApproval) => approval.channel === channel || approval.cards.some((card) => card.target.channel === channel);
+      return pending.filter((approval) => shownThere(approval) && approval.approvers.includes(deciderId)).reverse();
     },
     async latestPendingIn(target) {
       const pending = await loadPending();

@@ -95,6 +95,10 @@ export function createInProcessBus(options: InProcessBusOptions): MessageBus {
       clearTimeout(timer);
       return { drained: outcome === 'idle', abandoned: outcome === 'idle' ? 0 : queued + active };
     },
+    idle() {
+      if (active === 0 && queued === 0) return Promise.resolve();
+      return new Promise<void>((resolve) => idleWaiters.push(resolve));
+    },
     stats(): BusStats {
       return { queued, active, sessions: lanes.size };
     },

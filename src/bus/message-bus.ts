@@ -16,4 +16,6 @@ export interface MessageBus {
   /** Stops intake and waits up to `timeoutMs` for queued and running events to finish. */
   drain(timeoutMs: number): Promise<{ readonly drained: boolean; readonly abandoned: number }>;
   stats(): BusStats;
+  /** Resolves when nothing is queued or running (intake stays open). */
+  idle(): Promise<void>;
 }

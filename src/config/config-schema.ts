@@ -102,6 +102,7 @@ export const configSchema = z.strictObject({
     .extend({
       network: z.enum(['public-only', 'allow', 'deny']).default('public-only').describe('Which addresses web tools may reach.'),
       allowHosts: commaList.default([]).describe('Hosts let through the network policy anyway.'),
+      execPath: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to commands the exec tool runs.'),
       workspaceDir: optionalText.describe('Folder file tools and exec are confined to (default <dataDir>/workspace).'),
       credentials: z.record(z.string(), z.record(z.string(), z.string())).default({}).describe('Per-tool credentials.'),
       capabilityRules: z.record(z.string(), z.enum(['allow', 'deny', 'ask'])).default({}).describe('Per-capability rule, e.g. network.outbound: ask.'),

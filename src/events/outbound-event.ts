@@ -1,12 +1,12 @@
 import type { ApprovalCard } from './approval-card.js';
 import type { Target } from './target.js';
 
-/** Text for the chat. `progress` may be replaced by later text; `final` ends the turn. */
+/** Text for the chat. `final` ends the turn; `progress` is a draft later text replaces; `message` stands on its own mid-turn. */
 export type ReplySent = {
   readonly type: 'reply';
   readonly target: Target;
   readonly text: string;
-  readonly kind: 'final' | 'progress';
+  readonly kind: 'final' | 'progress' | 'message';
   /** The inbound event this answers (the webhook's runId). */
   readonly causationId?: string;
 };

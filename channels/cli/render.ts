@@ -1,0 +1,37 @@
+import { assertNever } from '../../src/events/assert-never.js';
+import type { ApprovalCard } from '../../src/events/approval-card.js';
+import type { OutboundEvent } from '../../src/events/outbound-event.js';
+import type { Messages } from '../../src/i18n/messages.js';
+
+/** An approval card as terminal text: what, arguments, risk, who, expiry, explanation, and how to answer. */
+export function renderCard(card: ApprovalCard, messages: Messages): string {
+  return [
+    `── ${messages.approvalTitle} (${messages.approvalId} ${card.approvalId}) ──`,
+    `${messages.approvalWhat}: ${card.summary}`,
+    `${messages.approvalArguments}:`,
+    card.argumentsText,
+    `${messages.approvalRisk}: ${card.risk}   ${messages.approvalRequestedBy}: ${card.requestedBy}   ${messages.approvalExpires}: ${card.expiresAt}`,
+    `${messages.approvalExplanationLabel}: ${card.explanation}`,
+    card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : `/approve ${card.approvalId} · /deny ${card.approvalId}`,
+  ].join('\n');
+}
+
+/** The text the terminal prints for an outbound event, or undefined when it prints nothing. Pure. */
+export function renderForTerminal(event: OutboundEvent, messages: Messages): string | undefined {
+  switch (event.type) {
+    case 'reply':
+      return event.kind === 'progress' ? undefined : event.text;
+    case 'approval-requested':
+      return renderCard(event.approval, messages);
+    case 'approval-resolved':
+      return `[${event.approvalId}] ${event.outcome}`;
+    case 'question-asked':
+      return [event.text, ...event.options.map((option, index) => `  ${index + 1}. ${option}`), messages.questionHint].join('\n');
+    case 'action-answered':
+      return event.isAlert ? `! ${event.text}` : undefined;
+    case 'typing':
+      return undefined;
+    default:
+      return assertNever(event, 'outbound event');
+  }
+}

@@ -1,0 +1,31 @@
+import { createId } from '../../src/events/create-id.js';
+import type { MessageReceived } from '../../src/events/inbound-event.js';
+import { createSessionKey } from '../../src/events/session-key.js';
+
+/** The terminal's one chat and its one person. */
+export const cliChatId = 'local';
+/** The terminal user's id; the terminal's approver. */
+export const cliUserId = 'local';
+
+/** Turns one typed line into a message event; blank lines are no message. Pure. */
+export function lineToEvent(line: string, options: { readonly userName: string; readonly now: Date }): MessageReceived | undefined {
+  const text = line.trim();
+  if (text === '') return undefined;
+  const id = createId();
+  return {
+    type: 'message-received',
+    id,
+    traceId: id,
+    at: options.now.toISOString(),
+    channel: 'cli',
+    chatId: cliChatId,
+    sessionKey: createSessionKey({ channel: 'cli', chatId: cliChatId }),
+    origin: 'user',
+    unattended: false,
+    sender: { id: cliUserId, displayName: options.userName },
+    text,
+    media: [],
+    isGroup: false,
+    mentioned: true,
+  };
+}

@@ -1,0 +1,24 @@
+import type { MessageBus } from '../bus/message-bus.js';
+import type { Config } from '../config/config-schema.js';
+import type { Channel, ChannelStatus } from '../events/channel.js';
+import type { Outbox } from '../events/outbox.js';
+import type { Messages } from '../i18n/messages.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { Store } from '../store/key-value-namespace.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
+
+/** What the composition root hands each channel's wiring. */
+export type ChannelContext = {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly store: Store;
+  readonly outbox: Outbox;
+  readonly bus: MessageBus;
+  readonly telemetry: Telemetry;
+  readonly messagesFor: (channel: string) => Messages;
+  /** Every channel's status, read when asked (health endpoints). */
+  readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
+};
+
+/** A channel the wiring decided to turn on, or off with the reason, for the start-up lines. */
+export type WiredChannel = { readonly on: true; readonly channel: Channel; readonly detail: string } | { readonly on: false; readonly name: string; readonly reason: string };

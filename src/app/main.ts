@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { EchoError } from '../errors/echo-error.js';
+import { parseArguments } from './parse-arguments.js';
+import { runChat } from './run-chat.js';
+import { runStart } from './run-start.js';
+
+const usage = `Usage: echo-agent <command> [--config FILE]
+  start     run every configured channel (npm start)
+  chat      talk to the agent in this terminal (npm run chat)
+  tools     print the resolved tool set (npm run tools -- --profile NAME --channel NAME)
+  audit     print recent audit entries (npm run audit)`;
+
+async function main(): Promise<number> {
+  const parsed = parseArguments(process.argv.slice(2));
+  switch (parsed.command) {
+    case 'start':
+      return runStart(parsed);
+    case 'chat':
+      return runChat(parsed);
+    case 'tools':
+      return (await import('./run-tools.js')).runTools(parsed);
+    case 'audit':
+      return (await import('./run-audit.js')).runAudit(parsed);
+    case 'help':
+      process.stdout.write(`${usage}\n`);
+      return 0;
+    default:
+      process.stderr.write(`Unknown command "${parsed.command}".\n${usage}\n`);
+      return 2;
+  }
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    // Never a stack trace for the person at the terminal: one sentence, and the code for bug reports.
+    const message = error instanceof EchoError ? `${error.message} [${error.code}]` : error instanceof Error ? error.message : String(error);
+    process.stderr.write(`echo-agent stopped: ${message}\n`);
+    process.exitCode = 1;
+  },
+);

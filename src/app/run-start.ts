@@ -1,0 +1,36 @@
+import { createApp } from './create-app.js';
+import type { ParsedArguments } from './parse-arguments.js';
+import { loadRuntimeConfig } from './load-runtime-config.js';
+
+/** `npm start`: every configured channel, until SIGINT or SIGTERM. Resolves to the exit code. */
+export async function runStart(argumentsParsed: ParsedArguments): Promise<number> {
+  const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile });
+  if (!loaded.ok) return 2;
+  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'server' });
+  if (!created.ok) {
+    process.stderr.write(`echo-agent cannot start: ${created.error}\n`);
+    return 1;
+  }
+  const { app } = created;
+  for (const line of app.startupLines) process.stdout.write(`${line}\n`);
+  const chatChannels = [...app.channels.keys()].filter((name) => name === 'telegram' || name === 'wechat');
+  if (chatChannels.length === 0) {
+    process.stdout.write('No chat channel is on: set TELEGRAM_BOT_TOKEN (see README), or talk to the agent in this terminal with npm run chat.\n');
+  }
+  await app.start();
+  process.stdout.write('echo-agent is running. Press Ctrl+C to stop.\n');
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      loaded.logger.info({ signal }, 'stopping: no new messages; finishing turns in flight (up to 10 s)');
+      const result = await app.stop(10_000);
+      if (!result.drained) loaded.logger.warn('some turns did not finish in time; suspended ones resume after the next start');
+      resolve(0);
+    };
+    process.once('SIGINT', () => void stop('SIGINT'));
+    process.once('SIGTERM', () => void stop('SIGTERM'));
+  });
+}

@@ -1,0 +1,36 @@
+import { builtinTools } from '../../tools/index.js';
+import { resolveToolSet } from '../policy/resolve-tool-set.js';
+import { loadConfig } from '../config/load-config.js';
+import type { ParsedArguments } from './parse-arguments.js';
+
+const profileNames = ['minimal', 'messaging', 'coding', 'full'] as const;
+type ProfileName = (typeof profileNames)[number];
+
+/** `npm run tools [-- --profile NAME --channel NAME]`: the resolved tool set with risk, approval and capabilities. */
+export async function runTools(parsed: ParsedArguments): Promise<number> {
+  const loaded = loadConfig({ configFile: parsed.configFile });
+  if (!loaded.ok) {
+    process.stderr.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
+    return 2;
+  }
+  const profile = parsed.values.get('profile');
+  if (profile !== undefined && !(profileNames as readonly string[]).includes(profile)) {
+    process.stderr.write(`Unknown profile "${profile}". Use one of: ${profileNames.join(', ')}.\n`);
+    return 2;
+  }
+  const channel = parsed.values.get('channel');
+  const config = loaded.config;
+  const channelSelection = channel === 'telegram' || channel === 'wechat' || channel === 'webhook' ? config.channels[channel].tools : undefined;
+  const global = profile ? { ...config.tools, profile: profile as ProfileName } : config.tools;
+  const resolved = resolveToolSet({ global, channel: profile ? { ...channelSelection, profile: profile as ProfileName } : channelSelection }, builtinTools.map((tool) => tool.name));
+  for (const warning of resolved.warnings) process.stderr.write(`warning: ${warning}\n`);
+  const rows = builtinTools
+    .filter((tool) => resolved.names.has(tool.name))
+    .map((tool) => [tool.name, tool.risk, tool.approval ?? 'by-risk', (tool.capabilities ?? []).join(',') || '-', tool.description.split('.')[0] ?? '']);
+  const header = ['tool', 'risk', 'approval', 'capabilities', 'what it does'];
+  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)));
+  const format = (row: readonly string[]) => row.map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0))).join('  ');
+  process.stdout.write(`profile ${global.profile ?? 'messaging'}${channel ? `, channel ${channel}` : ''}: ${rows.length} tools\n`);
+  process.stdout.write(`${format(header)}\n${rows.map(format).join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,45 @@
+import type { TurnFinished } from '../events/outbox.js';
+import type { AuditEntry } from '../registry/audit-log.js';
+
+/** One handled inbound event and how long its handler took. */
+export type EventHandled = { readonly type: string; readonly channel: string; readonly durationMs: number; readonly failed: boolean };
+
+/** Fan-out of runtime signals to observers (metrics, webhook waits, cron run records). */
+export interface Telemetry {
+  onTurnFinished(listener: (report: TurnFinished) => void): () => void;
+  onAudit(listener: (entry: AuditEntry) => void): () => void;
+  onEventHandled(listener: (event: EventHandled) => void): () => void;
+  emitTurnFinished(report: TurnFinished): void;
+  emitAudit(entry: AuditEntry): void;
+  emitEventHandled(event: EventHandled): void;
+}
+
+/** Creates the telemetry hub; a throwing listener never breaks the runtime. */
+export function createTelemetry(): Telemetry {
+  const turn = new Set<(report: TurnFinished) => void>();
+  const audit = new Set<(entry: AuditEntry) => void>();
+  const handled = new Set<(event: EventHandled) => void>();
+  const subscribe = <T>(set: Set<T>, listener: T) => {
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+    };
+  };
+  const emit = <T>(set: Set<(value: T) => void>, value: T) => {
+    for (const listener of set) {
+      try {
+        listener(value);
+      } catch {
+        // Observers must not take a turn down with them.
+      }
+    }
+  };
+  return {
+    onTurnFinished: (listener) => subscribe(turn, listener),
+    onAudit: (listener) => subscribe(audit, listener),
+    onEventHandled: (listener) => subscribe(handled, listener),
+    emitTurnFinished: (report) => emit(turn, report),
+    emitAudit: (entry) => emit(audit, entry),
+    emitEventHandled: (event) => emit(handled, event),
+  };
+}
