@@ -1,6 +1,7 @@
 import type { MessageBus } from '../bus/message-bus.js';
 import type { Config } from '../config/config-schema.js';
 import type { Channel, ChannelStatus } from '../events/channel.js';
+import type { HttpRoute } from '../events/http-route.js';
 import type { Outbox } from '../events/outbox.js';
 import type { Messages } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -18,6 +19,8 @@ export type ChannelContext = {
   readonly messagesFor: (channel: string) => Messages;
   /** Every channel's status, read when asked (health endpoints). */
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
+  /** Routes channels add for the HTTP gateway to mount (Telegram webhook mode); wired before the gateway. */
+  readonly httpRoutes: HttpRoute[];
 };
 
 /** A channel the wiring decided to turn on, or off with the reason, for the start-up lines. */

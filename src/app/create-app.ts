@@ -101,6 +101,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     bus,
     telemetry,
     messagesFor,
+    httpRoutes: [],
     statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
   };
 
