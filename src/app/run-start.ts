@@ -1,6 +1,6 @@
 import { createApp } from './create-app.js';
-import type { ParsedArguments } from './parse-arguments.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
+import type { ParsedArguments } from './parse-arguments.js';
 
 /** `npm start`: every configured channel, until SIGINT or SIGTERM. Resolves to the exit code. */
 export async function runStart(argumentsParsed: ParsedArguments): Promise<number> {
@@ -12,6 +12,16 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
     return 1;
   }
   const { app } = created;
+
+  // Signal handlers go in before anything starts, so a signal during start-up still stops cleanly.
+  let signalled: (signal: string) => void = () => undefined;
+  const stopRequested = new Promise<string>((resolve) => {
+    signalled = resolve;
+  });
+  // `on`, not `once`: a library's signal-exit handler re-raises the signal when it sees no other listener left.
+  process.on('SIGINT', () => signalled('SIGINT'));
+  process.on('SIGTERM', () => signalled('SIGTERM'));
+
   for (const line of app.startupLines) process.stdout.write(`${line}\n`);
   const chatChannels = [...app.channels.keys()].filter((name) => name === 'telegram' || name === 'wechat');
   if (chatChannels.length === 0) {
@@ -20,17 +30,9 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
   await app.start();
   process.stdout.write('echo-agent is running. Press Ctrl+C to stop.\n');
 
-  return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
-      loaded.logger.info({ signal }, 'stopping: no new messages; finishing turns in flight (up to 10 s)');
-      const result = await app.stop(10_000);
-      if (!result.drained) loaded.logger.warn('some turns did not finish in time; suspended ones resume after the next start');
-      resolve(0);
-    };
-    process.once('SIGINT', () => void stop('SIGINT'));
-    process.once('SIGTERM', () => void stop('SIGTERM'));
-  });
+  const signal = await stopRequested;
+  loaded.logger.info({ signal }, 'stopping: no new messages; finishing turns in flight (up to 10 s)');
+  const result = await app.stop(10_000);
+  if (!result.drained) loaded.logger.warn('some turns did not finish in time; suspended ones resume after the next start');
+  return 0;
 }
