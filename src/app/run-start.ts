@@ -30,7 +30,10 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
   await app.start();
   process.stdout.write('echo-agent is running. Press Ctrl+C to stop.\n');
 
+  // Channels may all be off (no token yet): the process still runs until it is told to stop.
+  const keepAlive = setInterval(() => undefined, 1 << 30);
   const signal = await stopRequested;
+  clearInterval(keepAlive);
   loaded.logger.info({ signal }, 'stopping: no new messages; finishing turns in flight (up to 10 s)');
   const result = await app.stop(10_000);
   if (!result.drained) loaded.logger.warn('some turns did not finish in time; suspended ones resume after the next start');

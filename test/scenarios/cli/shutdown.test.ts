@@ -37,6 +37,9 @@ describe('npm start and shutdown', () => {
       expect(stdout).toMatch(/^telegram: off \(/m);
       expect(stdout).toMatch(/^wechat: off \(/m);
       expect(stdout).toMatch(/^webhook: /m);
+      // With every channel off it must still run until told to stop (it once exited on its own here).
+      await new Promise((resolveWait) => setTimeout(resolveWait, 300));
+      expect(child.exitCode).toBeNull();
       child.kill(signal);
       expect(await exited).toBe(0);
     });
