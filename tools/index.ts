@@ -1,20 +1,5 @@
-import type { ToolDefinition } from '../src/registry/define-tool.js';
-import { askUserTool } from './ask-user-tool.js';
-import { cancelTaskTool } from './cancel-task-tool.js';
-import { editFileTool } from './edit-file-tool.js';
-import { execTool } from './exec-tool.js';
-import { listDirTool } from './list-dir-tool.js';
-import { listTasksTool } from './list-tasks-tool.js';
-import { memoryTool } from './memory-tool.js';
-import { messageTool } from './message-tool.js';
-import { readFileTool } from './read-file-tool.js';
-import { scheduleTaskTool } from './schedule-task-tool.js';
-import { sessionSearchTool } from './session-search-tool.js';
-import { todoTool } from './todo-tool.js';
-import { webFetchTool } from './web-fetch-tool.js';
-import { writeFileTool } from './write-file-tool.js';
-
 export * from './ask-user-tool.js';
+export * from './builtin-tools.js';
 export * from './cancel-task-tool.js';
 export * from './catastrophic-commands.js';
 export * from './edit-file-tool.js';
@@ -29,21 +14,3 @@ export * from './session-search-tool.js';
 export * from './todo-tool.js';
 export * from './web-fetch-tool.js';
 export * from './write-file-tool.js';
-
-/** The built-in tool catalogue, every tool with its default limits. */
-export const builtinTools: readonly ToolDefinition[] = [
-  messageTool,
-  askUserTool,
-  memoryTool,
-  todoTool,
-  scheduleTaskTool,
-  listTasksTool,
-  cancelTaskTool,
-  sessionSearchTool,
-  webFetchTool,
-  readFileTool,
-  listDirTool,
-  writeFileTool,
-  editFileTool,
-  execTool,
-];
