@@ -8,7 +8,8 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   start     run every configured channel (npm start)
   chat      talk to the agent in this terminal (npm run chat)
   tools     print the resolved tool set (npm run tools -- --profile NAME --channel NAME)
-  audit     print recent audit entries (npm run audit)`;
+  audit     print recent audit entries (npm run audit)
+  config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)`;
 
 async function main(): Promise<number> {
   const parsed = parseArguments(process.argv.slice(2));
@@ -21,6 +22,8 @@ async function main(): Promise<number> {
       return (await import('./run-tools.js')).runTools(parsed);
     case 'audit':
       return (await import('./run-audit.js')).runAudit(parsed);
+    case 'config-docs':
+      return (await import('./run-config-docs.js')).runConfigDocs(parsed);
     case 'help':
       process.stdout.write(`${usage}\n`);
       return 0;
