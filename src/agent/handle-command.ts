@@ -20,7 +20,12 @@ export async function handleCommand(deps: RuntimeDependencies, event: MessageRec
   if (!command) return false;
   const messages = deps.messagesFor(event.channel);
   const target = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
-  const reply = (text: string) => deps.outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id });
+  const reply = async (text: string) => {
+    const delivery = await deps.outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id });
+    // A command's answer ends its turn too: webhook waits and metrics hear about it like any other.
+    deps.turnFinished({ causationId: event.id, sessionKey: event.sessionKey, status: 'completed', text, delivery });
+    return delivery;
+  };
   const [first, ...rest] = command.args;
 
   switch (command.name) {
