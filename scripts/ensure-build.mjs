@@ -17,7 +17,7 @@ function newestSourceTime(directory) {
   return newest;
 }
 
-const sourceTime = Math.max(...['src', 'channels', 'tools', 'bench'].filter((d) => existsSync(join(root, d))).map((d) => newestSourceTime(join(root, d))));
+const sourceTime = Math.max(...['src', 'channels', 'tools'].filter((d) => existsSync(join(root, d))).map((d) => newestSourceTime(join(root, d))));
 if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
   process.stderr.write('Building echo-agent (first run or sources changed)...\n');
   try {
