@@ -38,7 +38,8 @@ export type ExecuteCallsInput = {
 export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchOutcome> {
   const results: Extract<ChatMessage, { role: 'tool' }>[] = [];
   for (const [index, call] of input.calls.entries()) {
-    const repeatKey = `${call.name}\u0000${normalizeArguments(call.argumentsText)}`;
+    // Keyed by the resolved tool, so switching between an alias and its tool (bash, exec) does not dodge the guard.
+    const repeatKey = `${input.registry.find(call.name)?.name ?? call.name}\u0000${normalizeArguments(call.argumentsText)}`;
     const seen = (input.repeats.get(repeatKey) ?? 0) + 1;
     input.repeats.set(repeatKey, seen);
     if (seen > maxIdenticalCalls) {

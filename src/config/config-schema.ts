@@ -64,10 +64,10 @@ const cronJobSchema = z.strictObject({
   catchUp: z.enum(['run-once', 'skip']).optional(),
 });
 
-/** The whole configuration file, after `${VAR}` interpolation. */
+/** The whole configuration file, after `${VAR}` interpolation. Every section is strict: a misspelt key is reported, never dropped. */
 export const configSchema = z.strictObject({
   agent: z
-    .object({
+    .strictObject({
       name: z.string().default('echo-agent'),
       systemPrompt: z.string().default('You are echo-agent, a helpful assistant that lives in chat. Answer concisely.'),
       timezone: z.string().default('UTC').describe('IANA timezone for the system prompt and schedules.'),
@@ -78,21 +78,21 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   model: z
-    .object({
+    .strictObject({
       primary: modelEndpointSchema,
       fallback: modelEndpointSchema.optional(),
       retries: z.coerce.number().int().min(0).max(10).default(3),
     })
     .describe('The model endpoints: primary, and an optional fallback used when the primary fails.'),
   storage: z
-    .object({
+    .strictObject({
       dataDir: z.string().default('./data').describe('Folder for the SQLite file, audit log and workspace.'),
       url: optionalText.describe('Empty: SQLite in dataDir. redis://host:port for Redis.'),
     })
     .prefault({}),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
   bus: z
-    .object({
+    .strictObject({
       maxConcurrentTurns: z.coerce.number().int().min(1).default(32),
       maxQueued: z.coerce.number().int().min(1).default(2000),
       maxQueuedPerSession: z.coerce.number().int().min(1).default(20),
@@ -109,7 +109,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   approvals: z
-    .object({
+    .strictObject({
       timeoutMinutes: z.coerce.number().positive().default(30),
       require: toolNameList.describe('Tools that always ask.'),
       autoApprove: toolNameList.describe('Tools that never ask (hard blocks still apply).'),
@@ -118,7 +118,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   channels: z
-    .object({
+    .strictObject({
       telegram: telegramSchema.prefault({}),
       wechat: wechatSchema.prefault({}),
       webhook: webhookSchema.prefault({}),

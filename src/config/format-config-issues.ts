@@ -7,9 +7,20 @@ export function formatConfigIssues(issues: readonly z.core.$ZodIssue[], parsed: 
     const path = issue.path.map(String).join('.') || '(root)';
     const received = readPath(parsed, issue.path);
     const isSecret = issue.path.some((part) => typeof part === 'string' && isSecretName(part));
-    const shown = received === undefined ? 'nothing' : isSecret ? 'a value (hidden: it is a secret)' : JSON.stringify(received);
-    return `${path}: ${issue.message} (got ${shown})${hintFor(issue)}`;
+    return `${path}: ${issue.message} (got ${describeReceived(received, isSecret)})${hintFor(issue)}`;
   });
+}
+
+/**
+ * What the file held at that path, safe to print. Only a scalar is quoted: a section or list may
+ * hold secrets under other keys (an unknown key is reported on its section), so it is only named.
+ */
+function describeReceived(received: unknown, isSecret: boolean): string {
+  if (received === undefined) return 'nothing';
+  if (isSecret) return 'a value (hidden: it is a secret)';
+  if (Array.isArray(received)) return 'a list';
+  if (received !== null && typeof received === 'object') return 'a section';
+  return JSON.stringify(received);
 }
 
 function hintFor(issue: z.core.$ZodIssue): string {
@@ -22,7 +33,7 @@ function hintFor(issue: z.core.$ZodIssue): string {
 function readPath(value: unknown, path: readonly PropertyKey[]): unknown {
   let current = value;
   for (const part of path) {
-    if (current === null || typeof current !== 'object') return undefined;
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, part)) return undefined;
     current = (current as Record<PropertyKey, unknown>)[part];
   }
   return current;

@@ -42,7 +42,9 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
     try {
       parsed = parseYaml(readFileSync(file, 'utf8')) ?? {};
     } catch (error) {
-      return { ok: false, files, errors: [`${file} is not valid YAML: ${describeError(error).split('\n')[0]}`] };
+      // One sentence: the parser's first line ends with a colon that introduces a source excerpt.
+      const reason = (describeError(error).split('\n')[0] ?? '').trim().replace(/[:.]$/, '');
+      return { ok: false, files, errors: [`${file} is not valid YAML: ${reason}.`] };
     }
     merged = mergeConfig(merged, parsed);
   }

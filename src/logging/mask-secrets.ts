@@ -1,8 +1,11 @@
 import { isSecretName } from '../config/is-secret-name.js';
 
 const masked = '***';
-/** `--token=abc`, `--api-key abc`, `-p abc` style flags inside command lines. */
-const secretFlag = /(--?[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|credential|auth)[A-Za-z0-9_-]*)(=|\s+)("[^"]*"|'[^']*'|\S+)/gi;
+/**
+ * `--token=abc`, `--api-key abc`, `-auth abc` style flags inside command lines. A flag starts a word:
+ * the dashes inside `sk-live-key` or `well-known-token` do not, and must not mask the word after them.
+ */
+const secretFlag = /(?<![A-Za-z0-9_-])(--?[A-Za-z0-9_-]*(?:key|token|secret|password|passwd|credential|auth)[A-Za-z0-9_-]*)(=|\s+)("[^"]*"|'[^']*'|\S+)/gi;
 
 /** Masks secret-looking flags and known secret values inside a text. */
 export function maskSecretText(text: string, knownSecrets: readonly string[] = []): string {

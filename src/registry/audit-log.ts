@@ -1,6 +1,6 @@
 import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { maskSecrets } from '../logging/mask-secrets.js';
+import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
 
 /** One line of the audit log: a tool execution, or an approval requested or decided. */
 export type AuditEntry = {
@@ -44,7 +44,11 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
   const maxBytes = options.maxBytes ?? 5 * 1024 * 1024;
   const keepFiles = options.keepFiles ?? 3;
   let pending: string[] = [];
-  let writing: Promise<void> = mkdir(options.directory, { recursive: true }).then(() => undefined);
+  // Caught at once: a folder that cannot be created must not become an unhandled rejection (which ends the process).
+  let writing: Promise<void> = mkdir(options.directory, { recursive: true }).then(
+    () => undefined,
+    () => undefined,
+  );
   let scheduled = false;
 
   async function rotateIfNeeded(): Promise<void> {
@@ -73,24 +77,34 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
     writing = writing.catch(() => undefined);
   }
 
+  async function flush(): Promise<void> {
+    scheduleWrite();
+    await writing;
+  }
+
   return {
     record(entry) {
-      const masked = entry.arguments === undefined ? entry : { ...entry, arguments: maskSecrets(entry.arguments, options.secrets) };
+      // Arguments are masked by key name, flag and known value; an error text can quote them too.
+      const masked = {
+        ...entry,
+        ...(entry.arguments === undefined ? {} : { arguments: maskSecrets(entry.arguments, options.secrets) }),
+        ...(entry.error === undefined ? {} : { error: maskSecretText(entry.error, options.secrets) }),
+      };
       pending.push(`${JSON.stringify({ at: new Date().toISOString(), ...masked })}\n`);
       scheduleWrite();
     },
-    async flush() {
-      scheduleWrite();
-      await writing;
-    },
+    flush,
     async recent(limit) {
-      await this.flush();
-      const text = await readFile(file, 'utf8').catch(() => '');
-      return text
-        .split('\n')
-        .filter((line) => line.length > 0)
-        .slice(-limit)
-        .map((line) => JSON.parse(line) as AuditEntry & { at: string });
+      await flush();
+      // Newest file first; a rotation just before the call must not hide the entries before it.
+      const lines: string[] = [];
+      const files = ['audit.jsonl', ...Array.from({ length: keepFiles }, (_, index) => `audit.${index + 1}.jsonl`)];
+      for (const name of files) {
+        if (lines.length >= limit) break;
+        const text = await readFile(join(options.directory, name), 'utf8').catch(() => '');
+        lines.unshift(...text.split('\n').filter((line) => line.length > 0));
+      }
+      return lines.slice(-limit).map((line) => JSON.parse(line) as AuditEntry & { at: string });
     },
   };
 }

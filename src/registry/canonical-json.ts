@@ -5,14 +5,21 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(sortKeys(value));
 }
 
-function sortKeys(value: unknown): unknown {
+function sortKeys(input: unknown): unknown {
+  // What JSON.stringify would print for it (a Date becomes its ISO text), so equal JSON gives equal text.
+  const value = hasToJson(input) ? input.toJSON() : input;
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value !== null && typeof value === 'object') {
-    const sorted: Record<string, unknown> = {};
+    // No prototype: a "__proto__" key from parsed JSON stays an ordinary key instead of vanishing from the text.
+    const sorted: Record<string, unknown> = Object.create(null);
     for (const key of Object.keys(value).sort()) sorted[key] = sortKeys((value as Record<string, unknown>)[key]);
     return sorted;
   }
   return value;
+}
+
+function hasToJson(value: unknown): value is { toJSON(): unknown } {
+  return value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 /** sha256 hex of the given parts joined unambiguously. */

@@ -8,7 +8,9 @@ export type TimedResult<T> = { readonly kind: 'done'; readonly value: T } | { re
 export async function runWithTimeout<T>(work: (signal: AbortSignal) => Promise<T>, timeoutMs: number, parent?: AbortSignal): Promise<TimedResult<T>> {
   const controller = new AbortController();
   const onParentAbort = () => controller.abort(parent?.reason);
-  parent?.addEventListener('abort', onParentAbort, { once: true });
+  // An 'abort' listener added after the fact never fires: a parent that is already aborted is passed on now.
+  if (parent?.aborted) onParentAbort();
+  else parent?.addEventListener('abort', onParentAbort, { once: true });
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<TimedResult<T>>((resolve) => {
     timer = setTimeout(() => {

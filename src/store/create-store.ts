@@ -61,10 +61,16 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       },
       async update(key, updater, ttlMs) {
         return withLock(prefix + key, async () => {
-          const current = (await keyv.get<Value>(prefix + key)) ?? undefined;
+          const raw = await keyv.getRaw<Value>(prefix + key);
+          const current = raw?.value ?? undefined;
           const next = updater(current);
-          if (next === undefined) await keyv.delete(prefix + key);
-          else await keyv.set(prefix + key, next, ttlMs);
+          if (next === undefined) {
+            await keyv.delete(prefix + key);
+            return next;
+          }
+          // Without a new ttl the record keeps the expiry it had: an update must not make an expiring record permanent.
+          const keptTtl = ttlMs ?? (current !== undefined && typeof raw?.expires === 'number' ? Math.max(1, raw.expires - Date.now()) : undefined);
+          await keyv.set(prefix + key, next, keptTtl);
           return next;
         });
       },

@@ -7,7 +7,8 @@ export interface KeyValueNamespace<Value> {
   /**
    * Reads, transforms and writes one key with no other update of that key in between (within this
    * process): the compare-and-set the approvals and idempotency records rely on. Returning
-   * `undefined` from the updater deletes the key. Resolves to what was written.
+   * `undefined` from the updater deletes the key. Without `ttlMs` the key keeps the expiry it had.
+   * Resolves to what was written.
    */
   update(key: string, updater: (current: Value | undefined) => Value | undefined, ttlMs?: number): Promise<Value | undefined>;
 }
