@@ -87,7 +87,13 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const telemetry = createTelemetry();
   const secrets = collectSecrets(config);
   const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets });
-  const audit = { ...fileAudit, record: (entry: Parameters<typeof fileAudit.record>[0]) => (fileAudit.record(entry), telemetry.emitAudit(entry)) };
+  const audit = {
+    ...fileAudit,
+    record(entry: Parameters<typeof fileAudit.record>[0]) {
+      fileAudit.record(entry);
+      telemetry.emitAudit(entry);
+    },
+  };
   const outbox = createOutbox(logger);
   const bus = createInProcessBus({ ...config.bus, logger });
   const channels = new Map<string, Channel>();

@@ -67,6 +67,7 @@ export function renderConfigReference(defaultYaml: unknown): string {
     '<!-- Generated from src/config/config-schema.ts by `npm run docs:config`. Do not edit by hand; CI checks it is current. -->',
     '',
     '`npm start` reads `config/default.yaml`, then `config/local.yaml` (or the file given by `--config FILE` / `ECHO_CONFIG`) merged over it.',
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VAR} syntax is the text being documented.
     'Any string may use `${VAR}` or `${VAR:-default}`; a `.env` file in the project root fills variables the environment does not set.',
     'Lists may be YAML lists or comma-separated text (how environment variables carry them).',
     '',
