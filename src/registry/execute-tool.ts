@@ -159,7 +159,8 @@ function fromOutcome(outcome: ToolOutcome): ToolResult {
     if (outcome.awaitAnswer) metadata.awaitAnswer = outcome.awaitAnswer;
     return { ok: true, output: capOutput(outcome.output), metadata };
   }
-  return { ok: false, output: capOutput(outcome.error), error: outcome.error, errorKind: 'business', metadata: {} };
+  // An infrastructure failure that outlived its retries is not the tool saying no: report it as internal.
+  return { ok: false, output: capOutput(outcome.error), error: outcome.error, errorKind: outcome.kind === 'infrastructure' ? 'internal' : 'business', metadata: {} };
 }
 
 function failure(errorKind: NonNullable<ToolResult['errorKind']>, error: string): ToolResult {

@@ -342,7 +342,7 @@ describe('registry.execute: timeouts, retries and failures', () => {
     const { registry } = await harnessWith([down.tool]);
     const result = resultOf(await registry.execute(requestFor(callOf('down', { action: 'recall' }), ['down'])));
     expect(down.runs).toHaveLength(2);
-    expect(result).toMatchObject({ ok: false, error: 'down 2' });
+    expect(result).toMatchObject({ ok: false, error: 'down 2', errorKind: 'internal' });
   });
 
   it('never retries a business failure', async () => {
