@@ -47,6 +47,18 @@ export type Messages = {
   readonly unsupportedMedia: string;
   readonly strangerNotice: (userId: string) => string;
   readonly notAllowed: string;
+  /** Telegram: a button whose data is unknown or from an old layout. */
+  readonly telegramUnknownButton: string;
+  /** Telegram: descriptions of the commands registered with setMyCommands. */
+  readonly telegramCommands: Readonly<Record<'start' | 'help' | 'new' | 'approvals' | 'approve' | 'deny' | 'cancel', string>>;
+  /** WeChat: one labelled line of a text card. */
+  readonly wechatField: (label: string, value: string) => string;
+  /** WeChat: how to answer a card that does not offer "always" (a dangerous action). */
+  readonly wechatNoAlwaysHint: (id: string) => string;
+  /** WeChat: the follow-up line carrying an approval's outcome, since messages cannot be edited. */
+  readonly wechatOutcomeLine: (id: string, outcome: string) => string;
+  /** WeChat: in a group the bot only hears messages that @mention it, numbered replies included. */
+  readonly wechatMentionToReply: string;
 };
 
 const en: Messages = {
@@ -104,6 +116,20 @@ const en: Messages = {
   unsupportedMedia: "I can't read this kind of message yet. Please send text.",
   strangerNotice: (userId) => `This bot is private. Your user id is ${userId}: ask the owner to add it to TELEGRAM_ALLOW_FROM.`,
   notAllowed: 'You are not allowed to use this bot.',
+  telegramUnknownButton: 'This button has expired or is not known.',
+  telegramCommands: {
+    start: 'Greeting and what I can do',
+    help: 'List the commands',
+    new: 'Start a fresh conversation',
+    approvals: 'Approvals waiting for you, and your grants',
+    approve: 'Approve a pending action: /approve <id>',
+    deny: 'Refuse a pending action: /deny <id>',
+    cancel: 'Cancel the question or approval waiting here',
+  },
+  wechatField: (label, value) => `${label}: ${value}`,
+  wechatNoAlwaysHint: (id) => `Reply 1 approve once · 3 deny (id ${id}). "Always allow" is not offered for this action.`,
+  wechatOutcomeLine: (id, outcome) => `Approval ${id}: ${outcome}`,
+  wechatMentionToReply: 'In this group, @mention me with your reply.',
 };
 
 const zhCN: Messages = {
@@ -161,6 +187,20 @@ const zhCN: Messages = {
   unsupportedMedia: '我暂时无法读取这类消息，请发送文字。',
   strangerNotice: (userId) => `这是私人机器人。你的用户编号是 ${userId}，请联系管理员加入白名单。`,
   notAllowed: '你没有使用此机器人的权限。',
+  telegramUnknownButton: '此按钮已过期或无法识别。',
+  telegramCommands: {
+    start: '问候与功能介绍',
+    help: '列出命令',
+    new: '开始新的对话',
+    approvals: '等待你审批的请求和已有授权',
+    approve: '批准：/approve <id>',
+    deny: '拒绝：/deny <id>',
+    cancel: '取消本会话中等待的问题或审批',
+  },
+  wechatField: (label, value) => `${label}：${value}`,
+  wechatNoAlwaysHint: (id) => `回复 1 批准一次 · 3 拒绝（编号 ${id}）。此操作不提供“总是允许”。`,
+  wechatOutcomeLine: (id, outcome) => `审批 ${id}：${outcome}`,
+  wechatMentionToReply: '在群聊中请 @我 并回复。',
 };
 
 const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };

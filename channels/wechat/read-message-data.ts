@@ -1,0 +1,29 @@
+import type { Message } from 'wechaty';
+import type { WechatyModule } from './load-wechaty.js';
+import type { WechatMessageData } from './wechat-message-data.js';
+
+/** The SDK's message kinds, as the loaded wechaty module exposes them. */
+export type WechatMessageTypes = WechatyModule['types']['Message'];
+
+/** Reads what the channel needs out of a wechaty Message (the SDK may fetch contact and room details). */
+export async function readMessageData(message: Message, messageTypes: WechatMessageTypes): Promise<WechatMessageData> {
+  const talker = message.talker();
+  const room = message.room();
+  const isText = message.type() === messageTypes.Text;
+  return {
+    messageId: message.id,
+    kind: isText ? 'text' : kindOf(message.type(), messageTypes),
+    // In rooms the text carries "@bot "; mentionText() removes the mentions so "@bot 1" reads as "1".
+    text: isText ? (room ? await message.mentionText() : message.text()) : '',
+    talker: { id: talker.id, name: talker.name(), alias: (await talker.alias()) ?? undefined },
+    room: room ? { id: room.id, topic: await room.topic().catch(() => '') } : undefined,
+    mentionsBot: room && isText ? await message.mentionSelf() : false,
+    isSelf: message.self(),
+    sentAt: message.date().toISOString(),
+  };
+}
+
+function kindOf(type: number, messageTypes: WechatMessageTypes): WechatMessageData['kind'] {
+  const media: readonly number[] = [messageTypes.Image, messageTypes.Audio, messageTypes.Video, messageTypes.Attachment, messageTypes.Emoticon];
+  return media.includes(type) ? 'media' : 'other';
+}

@@ -1,0 +1,66 @@
+import type { ApprovalCard } from '../../src/events/approval-card.js';
+import { assertNever } from '../../src/events/assert-never.js';
+import type { OutboundEvent } from '../../src/events/outbound-event.js';
+import type { Messages } from '../../src/i18n/messages.js';
+import { splitMessage } from './split-message.js';
+import { stripMarkdown } from './strip-markdown.js';
+
+/** What rendering needs: the chat's language, the longest single message, and the zone for times. */
+export type WechatRenderOptions = {
+  readonly messages: Messages;
+  readonly splitAt: number;
+  /** IANA zone the card's expiry is shown in; default UTC. */
+  readonly timezone?: string;
+  /** The target is a group, where only messages that @mention the bot are heard: prompts say so. */
+  readonly inRoom?: boolean;
+};
+
+/** An approval card as WeChat text: what, arguments, who, risk, the labelled explanation, expiry, and the numbered reply. Pure. */
+export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'UTC'): string {
+  return [
+    `【${messages.approvalTitle}】${messages.approvalId} ${card.approvalId}`,
+    messages.wechatField(messages.approvalWhat, card.summary),
+    messages.wechatField(messages.approvalArguments, '').trimEnd(),
+    card.argumentsText,
+    messages.wechatField(messages.approvalRequestedBy, card.requestedBy),
+    messages.wechatField(messages.approvalRisk, card.risk),
+    messages.wechatField(messages.approvalExplanationLabel, card.explanation),
+    messages.wechatField(messages.approvalExpires, formatTime(card.expiresAt, timezone)),
+    card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId),
+  ].join('\n');
+}
+
+/** The text messages WeChat sends for an outbound event, in order; none for typing and drafts. Pure. */
+export function renderForWechat(event: OutboundEvent, options: WechatRenderOptions): readonly string[] {
+  const { messages, splitAt } = options;
+  switch (event.type) {
+    case 'reply':
+      // Sent messages cannot be edited, so a draft has nothing to show; the final text follows.
+      return event.kind === 'progress' ? [] : splitMessage(stripMarkdown(event.text), splitAt);
+    case 'approval-requested':
+      return splitMessage(withRoomHint(renderCard(event.approval, messages, options.timezone), options), splitAt);
+    case 'approval-resolved':
+      return splitMessage(messages.wechatOutcomeLine(event.approvalId, event.outcome), splitAt);
+    case 'question-asked':
+      return splitMessage(withRoomHint([stripMarkdown(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), messages.questionHint].join('\n'), options), splitAt);
+    case 'action-answered':
+      // Refusals are shown; a confirmation would repeat the outcome line that approval-resolved posts.
+      return event.isAlert ? splitMessage(event.text, splitAt) : [];
+    case 'typing':
+      return [];
+    default:
+      return assertNever(event, 'outbound event');
+  }
+}
+
+function withRoomHint(text: string, options: WechatRenderOptions): string {
+  return options.inRoom === true ? `${text}\n${options.messages.wechatMentionToReply}` : text;
+}
+
+function formatTime(iso: string, timezone: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(date);
+  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
+  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} (${timezone})`;
+}

@@ -1,0 +1,37 @@
+import { createId } from '../../src/events/create-id.js';
+import type { MessageReceived } from '../../src/events/inbound-event.js';
+import { createSessionKey } from '../../src/events/session-key.js';
+import type { WechatMessageData } from './wechat-message-data.js';
+
+/** The channel name on events and targets. */
+export const wechatChannelName = 'wechat';
+
+/** Turns an allowed WeChat text message into a message event: the chat is the room or the contact. Pure but for the new event id. */
+export function toEvent(data: WechatMessageData, options: { readonly now: Date }): MessageReceived {
+  const chatId = data.room?.id ?? data.talker.id;
+  const id = createId();
+  return {
+    type: 'message-received',
+    id,
+    traceId: id,
+    at: options.now.toISOString(),
+    channel: wechatChannelName,
+    chatId,
+    sessionKey: createSessionKey({ channel: wechatChannelName, chatId }),
+    // Trust flags are ours to set: a WeChat message is a person typing, with a person watching.
+    origin: 'user',
+    unattended: false,
+    messageId: data.messageId,
+    sender: { id: data.talker.id, displayName: displayNameOf(data.talker) },
+    text: data.text.trim(),
+    media: [],
+    isGroup: data.room !== undefined,
+    mentioned: data.room === undefined ? true : data.mentionsBot,
+    raw: data,
+  };
+}
+
+function displayNameOf(talker: WechatMessageData['talker']): string {
+  if (talker.alias !== undefined && talker.alias !== '') return talker.alias;
+  return talker.name !== '' ? talker.name : talker.id;
+}
