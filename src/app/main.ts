@@ -9,6 +9,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   chat      talk to the agent in this terminal (npm run chat)
   tools     print the resolved tool set (npm run tools -- --profile NAME --channel NAME)
   audit     print recent audit entries (npm run audit)
+  cron      list scheduled jobs, next run and last status (npm run cron -- list)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)`;
 
 async function main(): Promise<number> {
@@ -22,6 +23,8 @@ async function main(): Promise<number> {
       return (await import('./run-tools.js')).runTools(parsed);
     case 'audit':
       return (await import('./run-audit.js')).runAudit(parsed);
+    case 'cron':
+      return (await import('./run-cron.js')).runCron(parsed);
     case 'config-docs':
       return (await import('./run-config-docs.js')).runConfigDocs(parsed);
     case 'help':

@@ -1,16 +1,14 @@
+import { createCronChannel } from '../../channels/cron/index.js';
 import type { ChannelContext } from './channel-context.js';
 import type { WiredScheduler } from './wired-parts.js';
 
-/** The scheduler and the cron channel (built in its own issue). */
-export async function wireCron(_context: ChannelContext): Promise<WiredScheduler> {
-  const unavailable = { ok: false as const, error: 'The scheduler is not available yet.' };
-  return {
-    wired: { on: false, name: 'cron', reason: 'not built yet' },
-    scheduler: {
-      create: async () => unavailable,
-      list: async () => [],
-      cancel: async () => unavailable,
-      validate: () => unavailable,
-    },
-  };
+/** The cron channel and the scheduler port the schedule tools use; on in every mode. */
+export async function wireCron(context: ChannelContext): Promise<WiredScheduler> {
+  const logger = context.logger.child({ channel: 'cron' });
+  const channel = createCronChannel({ config: context.config, store: context.store, outbox: context.outbox, telemetry: context.telemetry, logger });
+  for (const problem of channel.configProblems) logger.warn(problem);
+  const stored = (await channel.jobs()).filter((job) => job.source === 'tool' && !job.done).length;
+  const configured = context.config.cron.jobs.length;
+  const problems = channel.configProblems.length === 0 ? '' : `, ${channel.configProblems.length} with problems (see the log)`;
+  return { wired: { on: true, channel, detail: `${configured} from config, ${stored} scheduled by tools${problems}` }, scheduler: channel.scheduler };
 }

@@ -1,0 +1,126 @@
+import type { Config } from '../../src/config/config-schema.js';
+import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
+import type { Delivery } from '../../src/events/outbound-event.js';
+import type { Outbox } from '../../src/events/outbox.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { SchedulerPort } from '../../src/scheduling/scheduled-job.js';
+import type { Store } from '../../src/store/key-value-namespace.js';
+import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import { jobsFromConfig, syncConfigJobs } from './config-jobs.js';
+import { createJobRunner, type FireReason, type FireResult } from './create-job-runner.js';
+import { createSchedulerPort } from './create-scheduler-port.js';
+import { createJobStore, type StoredJob, withFinishedRun, withRun } from './job-store.js';
+import { createJobTimers } from './job-timers.js';
+import { parseSchedule } from './parse-schedule.js';
+import { planStartup } from './plan-startup.js';
+
+/** What the cron channel is built from. */
+export type CronChannelOptions = {
+  readonly config: Config;
+  readonly store: Store;
+  readonly outbox: Outbox;
+  readonly telemetry: Telemetry;
+  readonly logger: Logger;
+  /** The clock for run records and one-time jobs (tests); cron expressions follow the real clock. */
+  readonly now?: () => Date;
+};
+
+/** The cron channel: fires jobs into the bus, and the scheduler port tools use. */
+export type CronChannel = Channel & {
+  readonly scheduler: SchedulerPort;
+  /** Fires a job now, under the same rules as a timer (no overlap, content check). */
+  runNow(jobId: string): Promise<FireResult>;
+  /** Every stored job, spent one-time jobs and run history included. */
+  jobs(): Promise<readonly StoredJob[]>;
+  /** Problems found in `cron.jobs` of the config (those jobs do not run). */
+  readonly configProblems: readonly string[];
+};
+
+/** Creates the cron channel over the store; jobs are loaded, caught up and armed in `start`. */
+export function createCronChannel(options: CronChannelOptions): CronChannel {
+  const now = options.now ?? (() => new Date());
+  const { logger } = options;
+  const jobs = createJobStore(options.store);
+  const fromConfig = jobsFromConfig(options.config, { now: now() });
+  const runner = createJobRunner({ jobs, outbox: options.outbox, telemetry: options.telemetry, logger, now });
+  const timers = createJobTimers({ onFire: (jobId) => void fireAndRearm(jobId, 'scheduled'), logger, now });
+  let started = false;
+  let state: ChannelStatus = { state: 'stopped' };
+
+  async function fireAndRearm(jobId: string, reason: FireReason): Promise<FireResult> {
+    const result = await runner.fire(jobId, reason).catch((error: unknown): FireResult => {
+      logger.error({ err: error, jobId }, 'scheduled job failed to fire');
+      return { ok: false, reason: 'refused', error: String(error) };
+    });
+    // The stored next run is how a restart tells that a run was missed.
+    const next = timers.nextRun(jobId);
+    if (next !== undefined) await jobs.change(jobId, (job) => ({ ...job, nextRunAt: next.toISOString() })).catch(() => undefined);
+    return result;
+  }
+
+  function arm(job: StoredJob): void {
+    if (!started || job.done) return;
+    const parsed = parseSchedule(job.schedule, job.timezone);
+    if (!parsed.ok) return;
+    if (parsed.kind === 'once') timers.armOnce(job.id, parsed.at);
+    else timers.armRecurring(job.id, parsed.expression, job.timezone);
+  }
+
+  const scheduler = createSchedulerPort({ jobs, defaultTimezone: options.config.agent.timezone, now, onCreated: arm, onCancelled: (jobId) => timers.disarm(jobId) });
+
+  async function start(emit: Emit): Promise<void> {
+    state = { state: 'starting' };
+    const sync = syncConfigJobs(await jobs.all(), fromConfig.jobs);
+    for (const id of sync.clashes) logger.error({ jobId: id }, 'a cron job in config has the id of a task a person scheduled; the config job is ignored');
+    for (const id of sync.remove) await jobs.remove(id);
+    for (const job of sync.write) await jobs.put(job);
+    runner.attach(emit);
+    started = true;
+
+    const catchUps: string[] = [];
+    let armed = 0;
+    for (const job of sync.jobs) {
+      const plan = planStartup(job, now());
+      const at = now().toISOString();
+      const interruptedRun = plan.interrupted ? job.lastRun : undefined;
+      if (interruptedRun !== undefined) {
+        await jobs.change(job.id, (current) => withFinishedRun(current, { ...interruptedRun, finishedAt: at, status: 'failed', error: 'the process stopped before the run finished' }));
+      }
+      if (plan.invalid !== undefined) logger.error({ jobId: job.id, error: plan.invalid }, 'scheduled job has an invalid schedule and is not armed');
+      if (plan.missedSkipped) {
+        logger.info({ jobId: job.id }, 'scheduled job missed a run while the process was down; skipping to its next time');
+        if (plan.arm === undefined) await jobs.change(job.id, (current) => withRun({ ...current, done: true }, { startedAt: at, finishedAt: at, status: 'skipped', error: 'missed while the process was down' }));
+      }
+      if (plan.arm?.kind === 'once') timers.armOnce(job.id, plan.arm.at);
+      if (plan.arm?.kind === 'recurring') timers.armRecurring(job.id, plan.arm.expression, plan.arm.timezone);
+      if (plan.arm !== undefined) armed += 1;
+      if (plan.fireNow) catchUps.push(job.id);
+      const next = timers.nextRun(job.id);
+      if (next !== undefined) await jobs.change(job.id, (current) => ({ ...current, nextRunAt: next.toISOString() }));
+    }
+    state = { state: 'running', detail: `${armed} job${armed === 1 ? '' : 's'} armed` };
+    for (const jobId of catchUps) {
+      logger.info({ jobId }, 'scheduled job missed while the process was down; running it once now');
+      await fireAndRearm(jobId, 'catch-up');
+    }
+  }
+
+  return {
+    name: 'cron',
+    scheduler,
+    configProblems: fromConfig.problems,
+    start,
+    async send(): Promise<Delivery> {
+      return { ok: false, error: 'The cron channel shows nothing; a job answers in its target chat.', retryable: false };
+    },
+    async stop() {
+      started = false;
+      timers.disarmAll();
+      await runner.detach();
+      state = { state: 'stopped' };
+    },
+    status: () => state,
+    runNow: (jobId) => fireAndRearm(jobId, 'manual'),
+    jobs: () => jobs.all(),
+  };
+}

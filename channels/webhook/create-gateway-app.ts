@@ -1,0 +1,96 @@
+import { Router } from '@koa/router';
+import Koa, { type Context } from 'koa';
+import type { HttpRoute } from '../../src/events/http-route.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import { errorBody, respondWithError } from './error-response.js';
+import type { GatewayMetrics } from './gateway-metrics.js';
+import type { HealthReport } from './health-report.js';
+import type { JsonBody } from './read-json-body.js';
+
+/** The parts the HTTP gateway serves. */
+export type GatewayAppOptions = {
+  readonly logger: Logger;
+  readonly metrics: GatewayMetrics;
+  readonly health: () => HealthReport;
+  /** POST /v1/messages; absent when no secret is configured. */
+  readonly messageRoute?: (context: Context) => Promise<void>;
+  /** Routes other channels mount (Telegram's webhook mode). */
+  readonly routes: readonly HttpRoute[];
+  readonly readBody: (context: Context) => Promise<JsonBody>;
+};
+
+/** The path POST messages arrive on. */
+export const messagePath = '/v1/messages';
+
+/** Builds the koa app: /healthz, /metrics, /v1/messages and mounted routes; every error is JSON and no error stops the server. */
+export function createGatewayApp(options: GatewayAppOptions): Koa {
+  const app = new Koa();
+  const router = new Router();
+  // Errors are answered and logged by the guard below; koa's own stderr printing stays off.
+  app.silent = true;
+
+  app.use(async (context, next) => {
+    try {
+      await next();
+      if (context.status === 404 && context.body === undefined) respondWithError(context, 404, 'not-found', `Nothing is served at ${context.method} ${context.path}.`);
+      if (context.status === 405 && (context.body === undefined || typeof context.body === 'string')) {
+        respondWithError(context, 405, 'method-not-allowed', `${context.method} is not allowed on ${context.path}.`);
+      }
+    } catch (error) {
+      options.logger.error({ err: error, path: context.path, method: context.method }, 'gateway request failed');
+      context.status = 500;
+      context.body = errorBody('internal', 'The server failed to handle the request.');
+    } finally {
+      options.metrics.countRequest(typeof context.state.route === 'string' ? context.state.route : 'unmatched', context.status);
+    }
+  });
+
+  const named = (route: string, handler: (context: Context) => Promise<void> | void) => async (context: Context) => {
+    context.state.route = route;
+    await handler(context);
+  };
+
+  router.get(
+    '/healthz',
+    named('/healthz', (context) => {
+      context.body = options.health();
+    }),
+  );
+  router.get(
+    '/metrics',
+    named('/metrics', async (context) => {
+      context.type = options.metrics.contentType;
+      context.body = await options.metrics.text();
+    }),
+  );
+  if (options.messageRoute) router.post(messagePath, named(messagePath, options.messageRoute));
+  // Mounted paths come from config (Telegram's webhook URL): matched literally, never read as router patterns.
+  const mounted = new Map(options.routes.map((route) => [route.path, route]));
+  app.use(async (context, next) => {
+    const route = mounted.get(context.path);
+    if (route === undefined) return next();
+    context.state.route = route.path;
+    if (context.method !== route.method) {
+      context.set('Allow', route.method);
+      respondWithError(context, 405, 'method-not-allowed', `${context.method} is not allowed on ${context.path}.`);
+      return;
+    }
+    const read = await options.readBody(context);
+    if (!read.ok) {
+      respondWithError(context, read.status, read.code, read.message);
+      return;
+    }
+    const response = await route.handle({ body: read.body, rawBody: read.rawBody, headers: flattenHeaders(context.headers) });
+    context.status = response.status;
+    context.body = response.body ?? '';
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}
+
+function flattenHeaders(headers: Context['headers']): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) flat[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return flat;
+}

@@ -1,0 +1,78 @@
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { MessageBus } from '../../src/bus/message-bus.js';
+import type { Telemetry } from '../../src/telemetry/telemetry.js';
+
+const maxToolLabels = 100;
+
+/** The gateway's Prometheus metrics, fed from telemetry; a registry of its own, not prom-client's global one. */
+export type GatewayMetrics = {
+  readonly contentType: string;
+  /** The Prometheus text exposition. */
+  text(): Promise<string>;
+  /** Counts an answered gateway request. */
+  countRequest(route: string, status: number): void;
+  /** Stops listening to telemetry. */
+  dispose(): void;
+};
+
+/** Creates the metrics: turns by status, tool calls and approvals by outcome, queue depth, turn latency. */
+export function createGatewayMetrics(options: { readonly telemetry: Telemetry; readonly bus: Pick<MessageBus, 'stats'> }): GatewayMetrics {
+  const registry = new Registry();
+  const registers = [registry];
+  const turns = new Counter({ name: 'echo_turns_total', help: 'Turns finished, by status.', labelNames: ['status'] as const, registers });
+  const toolCalls = new Counter({ name: 'echo_tool_calls_total', help: 'Tool executions, by tool and outcome.', labelNames: ['tool', 'outcome'] as const, registers });
+  const approvals = new Counter({ name: 'echo_approvals_total', help: 'Approval events, by kind and outcome.', labelNames: ['kind', 'outcome'] as const, registers });
+  const requests = new Counter({ name: 'echo_gateway_requests_total', help: 'HTTP gateway requests, by route and status.', labelNames: ['route', 'status'] as const, registers });
+  const latency = new Histogram({
+    name: 'echo_turn_duration_seconds',
+    help: 'Time to handle one inbound event (a turn, a decision, a resumption), by channel and event type.',
+    labelNames: ['channel', 'type', 'failed'] as const,
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers,
+  });
+  new Gauge({
+    name: 'echo_queue_depth',
+    help: 'Inbound events waiting in the bus.',
+    registers,
+    collect() {
+      this.set(options.bus.stats().queued);
+    },
+  });
+  new Gauge({
+    name: 'echo_turns_active',
+    help: 'Inbound events being handled right now.',
+    registers,
+    collect() {
+      this.set(options.bus.stats().active);
+    },
+  });
+
+  // Tool names can come from the model (an unknown tool is audited under the asked name): cap the label values.
+  const toolLabels = new Set<string>();
+  const toolLabel = (tool: string | undefined) => {
+    const name = tool ?? 'unknown';
+    if (toolLabels.has(name) || toolLabels.size < maxToolLabels) {
+      toolLabels.add(name);
+      return name;
+    }
+    return 'other';
+  };
+
+  const unsubscribe = [
+    options.telemetry.onTurnFinished((report) => turns.inc({ status: report.status })),
+    options.telemetry.onAudit((entry) => {
+      if (entry.kind === 'tool-call') toolCalls.inc({ tool: toolLabel(entry.tool), outcome: entry.outcome });
+      else approvals.inc({ kind: entry.kind, outcome: entry.outcome });
+    }),
+    options.telemetry.onEventHandled((event) => latency.observe({ channel: event.channel, type: event.type, failed: String(event.failed) }, event.durationMs / 1000)),
+  ];
+
+  return {
+    contentType: registry.contentType,
+    text: () => registry.metrics(),
+    countRequest: (route, status) => requests.inc({ route, status: String(status) }),
+    dispose: () => {
+      for (const stop of unsubscribe) stop();
+    },
+  };
+}

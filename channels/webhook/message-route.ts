@@ -1,0 +1,155 @@
+import type { Context } from 'koa';
+import { parseCommand } from '../../src/agent/handle-command.js';
+import type { Emit } from '../../src/events/channel.js';
+import { createId } from '../../src/events/create-id.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { ChatCallbacks } from './chat-callbacks.js';
+import { respondWithError } from './error-response.js';
+import { type IdempotencyStore, isValidIdempotencyKey, type StoredResponse } from './idempotency-store.js';
+import { parseMessageRequest } from './message-request.js';
+import type { PendingRuns } from './pending-runs.js';
+import type { RateLimiter } from './rate-limiter.js';
+import type { JsonBody } from './read-json-body.js';
+import { defaultWebhookSenderId, requestToEvent } from './to-event.js';
+import { checkSignatureHeaders, verifySignature } from './verify-signature.js';
+
+/** Chat commands that decide approvals: a webhook caller is a system, never an approver. */
+const decisionCommands = new Set(['approve', 'deny', 'approvals']);
+
+/** What POST /v1/messages is built from. */
+export type MessageRouteOptions = {
+  readonly secret: string;
+  readonly readBody: (context: Context) => Promise<JsonBody>;
+  readonly rateLimiter: RateLimiter;
+  readonly idempotency: IdempotencyStore;
+  readonly pendingRuns: PendingRuns;
+  readonly chatCallbacks: ChatCallbacks;
+  readonly waitTimeoutMs: number;
+  /** The bus intake, once the channel has started. */
+  readonly emit: () => Emit | undefined;
+  readonly allowHttpCallbacks: () => boolean;
+  readonly now: () => Date;
+  readonly logger: Logger;
+};
+
+/**
+ * POST /v1/messages, in order: signature headers and timestamp (401) → JSON body up to the limit
+ * (415, 413) → HMAC over the raw body (401) → JSON (400) → shape (422) → per-sender rate (429) →
+ * Idempotency-Key (replay, or 422 for another body) → bus (503) → 202 at once, or the answer with `?wait=true`.
+ */
+export function createMessageRoute(options: MessageRouteOptions): (context: Context) => Promise<void> {
+  return async (context) => {
+    const timestamp = context.get('x-echo-timestamp') || undefined;
+    const signature = context.get('x-echo-signature') || undefined;
+    const headers = checkSignatureHeaders({ timestamp, signature, now: options.now() });
+    if (!headers.ok || timestamp === undefined || signature === undefined) {
+      const failure = headers.ok ? { code: 'signature-missing' as const, message: 'Missing signature headers.' } : headers;
+      respondWithError(context, 401, failure.code, failure.message);
+      return;
+    }
+    const read = await options.readBody(context);
+    if (!read.ok && read.status !== 400) {
+      // The rest of a refused body is not worth a keep-alive: the socket closes once the answer is out.
+      if (read.status === 413) context.set('Connection', 'close');
+      respondWithError(context, read.status, read.code, read.message);
+      return;
+    }
+    const rawBody = read.rawBody;
+    // Nothing about the body is said to a caller who cannot sign it.
+    const verified = rawBody === undefined ? undefined : verifySignature({ secret: options.secret, timestamp, signature, rawBody });
+    if (verified !== undefined && !verified.ok) {
+      respondWithError(context, 401, verified.code, verified.message);
+      return;
+    }
+    if (!read.ok || rawBody === undefined) {
+      respondWithError(context, 400, 'json-malformed', read.ok ? 'The body could not be read.' : read.message);
+      return;
+    }
+    const parsed = parseMessageRequest(read.body, { allowHttpCallbacks: options.allowHttpCallbacks() });
+    if (!parsed.ok) {
+      respondWithError(context, 422, 'invalid-request', `The body has the wrong shape: ${parsed.fields.map((field) => `${field.path}: ${field.message}`).join('; ')}`, parsed.fields);
+      return;
+    }
+    const request = parsed.request;
+    const command = parseCommand(request.text);
+    if (command !== undefined && decisionCommands.has(command.name)) {
+      respondWithError(context, 403, 'command-not-allowed', `/${command.name} cannot be sent through the webhook: approvals are decided by people in a chat channel.`);
+      return;
+    }
+    const idempotencyKey = context.get('idempotency-key') || undefined;
+    if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
+      respondWithError(context, 400, 'idempotency-key-invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.');
+      return;
+    }
+    const limited = options.rateLimiter.take(request.senderId ?? defaultWebhookSenderId);
+    if (!limited.ok) {
+      context.set('Retry-After', String(limited.retryAfterSeconds));
+      respondWithError(context, 429, 'rate-limited', `Too many messages from this sender; retry in ${limited.retryAfterSeconds} s.`);
+      return;
+    }
+    const wait = context.query.wait === 'true' || context.query.wait === '1';
+    const runId = createId();
+
+    if (idempotencyKey !== undefined) {
+      const claim = await options.idempotency.claim({ key: idempotencyKey, rawBody, runId, now: options.now() });
+      if (claim.kind === 'answered' || claim.kind === 'running') context.set('Idempotent-Replayed', 'true');
+      switch (claim.kind) {
+        case 'conflict':
+          respondWithError(context, 422, 'idempotency-key-reused', 'This Idempotency-Key was used with a different body.');
+          return;
+        case 'answered':
+          answer(context, claim.response);
+          return;
+        case 'running':
+          answer(context, wait && options.pendingRuns.get(claim.runId) ? await waitForOutcome(claim.runId, false) : { status: 202, body: { runId: claim.runId } });
+          return;
+        case 'new':
+          break;
+      }
+    }
+
+    const emit = options.emit();
+    options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait });
+    if (request.callbackUrl !== undefined) await options.chatCallbacks.remember(request.chatId, request.callbackUrl);
+    const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now() })) : ({ accepted: false, reason: 'closed' } as const);
+    if (!emitted.accepted) {
+      options.pendingRuns.forget(runId);
+      if (idempotencyKey !== undefined) await options.idempotency.release(idempotencyKey, runId);
+      context.set('Retry-After', '5');
+      respondWithError(context, 503, 'busy', emitted.reason === 'busy' ? 'The agent is busy; retry in a moment.' : 'The agent is shutting down; retry later.');
+      return;
+    }
+    options.logger.info({ runId, chatId: request.chatId, wait, replayable: idempotencyKey !== undefined }, 'webhook message accepted');
+
+    if (wait) {
+      // A caller that hangs up hands the answer over to the callback URL, if it gave one.
+      context.res.once('close', () => {
+        if (!context.res.writableFinished) options.pendingRuns.release(runId);
+      });
+    }
+    const response = wait ? await waitForOutcome(runId, true) : { status: 202, body: { runId } };
+    if (idempotencyKey !== undefined) await options.idempotency.answer(idempotencyKey, response);
+    answer(context, response);
+  };
+
+  async function waitForOutcome(runId: string, isFirst: boolean): Promise<StoredResponse> {
+    const outcome = await options.pendingRuns.wait(runId, options.waitTimeoutMs);
+    if (outcome === 'timeout') {
+      if (isFirst) options.pendingRuns.release(runId);
+      return { status: 202, body: { runId } };
+    }
+    switch (outcome.kind) {
+      case 'reply':
+        return { status: 200, body: outcome.messages.length > 0 ? { runId, reply: outcome.text, messages: outcome.messages } : { runId, reply: outcome.text } };
+      case 'suspended':
+        return { status: 202, body: { runId, status: outcome.waitingFor === 'approval' ? 'waiting-for-approval' : 'waiting-for-answer' } };
+      case 'finished':
+        return { status: 200, body: { runId, status: outcome.status, reply: outcome.text } };
+    }
+  }
+}
+
+function answer(context: Context, response: StoredResponse): void {
+  context.status = response.status;
+  context.body = response.body;
+}

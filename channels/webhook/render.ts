@@ -1,0 +1,27 @@
+import { assertNever } from '../../src/events/assert-never.js';
+import type { OutboundEvent } from '../../src/events/outbound-event.js';
+
+/** The JSON body POSTed to a callback URL. `runId` is the inbound event the output answers, when known. */
+export type CallbackPayload = { readonly type: OutboundEvent['type']; readonly runId?: string; readonly chatId: string; readonly [key: string]: unknown };
+
+/** The callback body for an outbound event, or undefined when nothing is worth posting (typing, drafts). Pure. */
+export function renderCallback(event: OutboundEvent): CallbackPayload | undefined {
+  const base = { type: event.type, chatId: event.target.chatId };
+  switch (event.type) {
+    case 'reply':
+      if (event.kind === 'progress') return undefined;
+      return { ...base, runId: event.causationId, kind: event.kind, text: event.text };
+    case 'approval-requested':
+      return { ...base, runId: event.causationId, approval: event.approval };
+    case 'approval-resolved':
+      return { ...base, approvalId: event.approvalId, outcome: event.outcome };
+    case 'question-asked':
+      return { ...base, runId: event.causationId, questionId: event.questionId, text: event.text, options: event.options };
+    case 'action-answered':
+      return { ...base, text: event.text, isAlert: event.isAlert };
+    case 'typing':
+      return undefined;
+    default:
+      return assertNever(event, 'outbound event');
+  }
+}

@@ -1,0 +1,221 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MessageBus } from '../../src/bus/message-bus.js';
+import { EchoError } from '../../src/errors/echo-error.js';
+import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
+import type { HttpRoute } from '../../src/events/http-route.js';
+import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { Store } from '../../src/store/key-value-namespace.js';
+import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
+import { createGatewayApp, messagePath } from './create-gateway-app.js';
+import { createGatewayMetrics } from './gateway-metrics.js';
+import { buildHealthReport } from './health-report.js';
+import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
+import { createMessageRoute } from './message-route.js';
+import { createPendingRuns, type PendingRuns } from './pending-runs.js';
+import { type CallbackPolicy, defaultCallbackPolicy, postCallback } from './post-callback.js';
+import { createRateLimiter } from './rate-limiter.js';
+import { createJsonBodyReader } from './read-json-body.js';
+import { renderCallback } from './render.js';
+
+/** Largest accepted body: 1 MiB. */
+export const defaultBodyLimitBytes = 1024 * 1024;
+
+/** What the webhook channel is built from. */
+export type WebhookChannelOptions = {
+  readonly host: string;
+  /** 0 picks a free port (tests); read it back with `address()`. */
+  readonly port: number;
+  /** HMAC secret; without it POST /v1/messages is not served. */
+  readonly secret?: string;
+  readonly waitTimeoutMs: number;
+  readonly ratePerMinute: number;
+  readonly bodyLimitBytes?: number;
+  readonly store: Store;
+  readonly bus: Pick<MessageBus, 'stats'>;
+  readonly telemetry: Telemetry;
+  readonly logger: Logger;
+  readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
+  readonly routes: readonly HttpRoute[];
+  readonly callbackPolicy?: CallbackPolicy;
+  readonly now?: () => Date;
+};
+
+/** The webhook channel: the HTTP gateway, with its bound address once started. */
+export type WebhookChannel = Channel & {
+  /** Where the server listens, once started. */
+  address(): { readonly host: string; readonly port: number } | undefined;
+  /** Whether POST /v1/messages is served. */
+  readonly messagesEnabled: boolean;
+  /** Tests only: accept http:// callback URLs (a local receiver). Never reachable from config or environment. */
+  allowHttpCallbacksForTests(): void;
+};
+
+/** Creates the webhook channel: koa on host:port serving /healthz, /metrics, signed POST /v1/messages and mounted routes. */
+export function createWebhookChannel(options: WebhookChannelOptions): WebhookChannel {
+  const now = options.now ?? (() => new Date());
+  const secret = options.secret !== undefined && options.secret !== '' ? options.secret : undefined;
+  const callbackPolicy = options.callbackPolicy ?? defaultCallbackPolicy;
+  const pendingRuns = createPendingRuns({ maxAgeMs: options.waitTimeoutMs + 60 * 60_000 });
+  const chatCallbacks = createChatCallbacks(options.store.namespace<string>('webhook-callbacks'));
+  const readBody = createJsonBodyReader({ limitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes });
+  let allowHttpCallbacks = false;
+  let emit: Emit | undefined;
+  let server: Server | undefined;
+  let bound: { host: string; port: number } | undefined;
+  let state: ChannelStatus = { state: 'stopped' };
+  let stopListening: (() => void)[] = [];
+
+  async function start(nextEmit: Emit): Promise<void> {
+    emit = nextEmit;
+    state = { state: 'starting' };
+    const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus });
+    const startedAt = now();
+    const app = createGatewayApp({
+      logger: options.logger,
+      metrics,
+      readBody,
+      routes: options.routes,
+      health: () => buildHealthReport({ channels: options.statusOfChannels(), bus: options.bus.stats(), startedAt, now: now() }),
+      messageRoute:
+        secret === undefined
+          ? undefined
+          : createMessageRoute({
+              secret,
+              readBody,
+              rateLimiter: createRateLimiter({ perMinute: options.ratePerMinute, now }),
+              idempotency: createIdempotencyStore(options.store.namespace<IdempotencyRecord>('webhook-idempotency')),
+              pendingRuns,
+              chatCallbacks,
+              waitTimeoutMs: options.waitTimeoutMs,
+              emit: () => emit,
+              allowHttpCallbacks: () => allowHttpCallbacks,
+              now,
+              logger: options.logger,
+            }),
+    });
+    stopListening = [metrics.dispose, options.telemetry.onTurnFinished((report) => settleFromReport(pendingRuns, report))];
+    const listening = createServer(app.callback());
+    try {
+      await listen(listening, options.host, options.port);
+    } catch (error) {
+      for (const stop of stopListening) stop();
+      const reason = `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`;
+      // Only health and metrics would be lost: run on without them. Messages or mounted routes are the gateway's job: stop.
+      if (secret !== undefined || options.routes.length > 0) throw new EchoError('webhook-listen-failed', `The webhook gateway ${reason}.`, { cause: error });
+      options.logger.error({ err: error }, `webhook gateway ${reason}`);
+      state = { state: 'degraded', detail: reason };
+      return;
+    }
+    server = listening;
+    const address = listening.address() as AddressInfo;
+    bound = { host: options.host, port: address.port };
+    state = { state: 'running', detail: describeGateway({ host: options.host, port: address.port, messagesEnabled: secret !== undefined, routes: options.routes }) };
+  }
+
+  async function send(event: OutboundEvent): Promise<Delivery> {
+    if (event.type === 'typing') return { ok: true };
+    const runId = 'causationId' in event ? event.causationId : undefined;
+    const run = runId === undefined ? undefined : pendingRuns.get(runId);
+    if (runId !== undefined && run !== undefined) {
+      const handled = handOver(pendingRuns, runId, run, event);
+      if (handled !== undefined) return handled;
+    }
+    const payload = renderCallback(event);
+    if (payload === undefined) return { ok: true };
+    return deliverToCallback(event.target.chatId, run, payload, chatCallbacks);
+  }
+
+  /** A run this process knows answers only to its own callback URL; other output (resumed turns, schedules) to the chat's last one. */
+  async function deliverToCallback(chatId: string, run: { readonly callbackUrl?: string } | undefined, payload: unknown, callbacks: ChatCallbacks): Promise<Delivery> {
+    const url = run === undefined ? await callbacks.find(chatId) : run.callbackUrl;
+    if (url === undefined) {
+      return { ok: false, error: `Webhook chat "${chatId}" has no callback URL and no request is waiting for its answer.`, retryable: false };
+    }
+    if (secret === undefined) return { ok: false, error: 'Callbacks are signed with WEBHOOK_SECRET, which is not set.', retryable: false };
+    const delivery = await postCallback({ url, secret, payload, policy: callbackPolicy, now });
+    if (!delivery.ok) options.logger.warn({ chatId, error: delivery.error }, 'webhook callback failed');
+    return delivery;
+  }
+
+  return {
+    name: 'webhook',
+    messagesEnabled: secret !== undefined,
+    start,
+    send,
+    async stop() {
+      for (const stop of stopListening) stop();
+      stopListening = [];
+      pendingRuns.clear();
+      emit = undefined;
+      const closing = server;
+      server = undefined;
+      bound = undefined;
+      state = { state: 'stopped' };
+      if (closing) await close(closing);
+    },
+    status: () => state,
+    address: () => bound,
+    allowHttpCallbacksForTests() {
+      allowHttpCallbacks = true;
+    },
+  };
+}
+
+/**
+ * Gives output of a run this process started to whoever waits for it. Returns the delivery when that
+ * settles it, or undefined when it should go on to the callback URL.
+ */
+function handOver(pendingRuns: PendingRuns, runId: string, run: NonNullable<ReturnType<PendingRuns['get']>>, event: OutboundEvent): Delivery | undefined {
+  switch (event.type) {
+    case 'reply':
+      if (event.kind === 'progress') return { ok: true };
+      if (event.kind === 'message') {
+        pendingRuns.addMessage(runId, event.text);
+        return run.heldByRequest ? { ok: true } : undefined;
+      }
+      pendingRuns.settle(runId, { kind: 'reply', text: event.text, messages: [] });
+      if (run.heldByRequest || (run.hasWaiters && run.callbackUrl === undefined)) return { ok: true };
+      return undefined;
+    case 'approval-requested':
+    case 'question-asked':
+      pendingRuns.markWaitingFor(runId, event.type === 'approval-requested' ? 'approval' : 'answer');
+      return run.heldByRequest ? { ok: true } : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** The turn ended without a final reply to us (suspended, or failed before one): wake whoever waits. */
+function settleFromReport(pendingRuns: PendingRuns, report: { readonly causationId: string; readonly status: string; readonly text?: string }): void {
+  if (pendingRuns.get(report.causationId) === undefined) return;
+  if (report.status === 'suspended') pendingRuns.settle(report.causationId, { kind: 'suspended', waitingFor: pendingRuns.waitingFor(report.causationId) ?? 'approval', detail: report.text });
+  else pendingRuns.settle(report.causationId, { kind: 'finished', status: report.status, text: report.text });
+}
+
+/** The start-up detail: where it listens, whether messages are on, and what else is mounted. */
+export function describeGateway(input: { readonly host: string; readonly port: number; readonly messagesEnabled: boolean; readonly routes: readonly HttpRoute[] }): string {
+  const parts = [`${input.host}:${input.port}`, input.messagesEnabled ? `${messagePath} on` : `${messagePath} off: WEBHOOK_SECRET is not set`];
+  for (const route of input.routes) parts.push(`${route.method} ${route.path}`);
+  return parts.join(', ');
+}
+
+function listen(server: Server, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    // Turns were drained before channels stop; whatever is still open (idle keep-alive, a late waiter) is cut.
+    server.closeAllConnections();
+  });
+}
