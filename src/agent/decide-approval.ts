@@ -66,7 +66,14 @@ export async function decideApproval(deps: RuntimeDependencies, input: DecisionI
   const answer = (text: string, isAlert: boolean) =>
     deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });
 
-  const result = await deps.approvals.decide({ id: input.approvalId, deciderId: input.deciderId, deciderName: input.deciderName, choice: input.choice, reason: input.reason });
+  const result = await deps.approvals.decide({
+    id: input.approvalId,
+    deciderId: input.deciderId,
+    deciderChannel: input.replyTarget.channel,
+    deciderName: input.deciderName,
+    choice: input.choice,
+    reason: input.reason,
+  });
   if (result.ok) {
     await answer(outcomeLine(result.approval, messages, deps.timezone), false);
     await settleApproval(deps, result.approval);

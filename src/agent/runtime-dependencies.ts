@@ -12,7 +12,12 @@ import type { ModelPort } from './model-port.js';
 import type { SessionHistory } from './session-history.js';
 
 /** Where approval cards for a channel go, and who may decide them. */
-export type ApprovalRoute = { readonly approvers: readonly string[]; readonly targets: readonly Target[] };
+export type ApprovalRoute = {
+  readonly approvers: readonly string[];
+  /** The channel the approver ids belong to. */
+  readonly approverChannel: string;
+  readonly targets: readonly Target[];
+};
 
 /** Everything the agent runtime is built from; assembled by the composition root. */
 export type RuntimeDependencies = {

@@ -113,6 +113,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     reason: suspension.reason,
     requester: { id: scope.userId, displayName: scope.userName },
     approvers: route.approvers.length > 0 ? route.approvers : [scope.userId],
+    approverChannel: route.approvers.length > 0 ? route.approverChannel : scope.channel,
     channel: scope.channel,
     sessionKey: scope.sessionKey,
     origin: scope.target,

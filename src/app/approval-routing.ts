@@ -29,17 +29,17 @@ export function createApprovalRouting(config: Config, activeChannels: () => Read
   return (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }): ApprovalRoute => {
     const isChat = (chatChannels as readonly string[]).includes(input.channel);
     const ownApprovers = approversOf(config, input.channel);
-    if (isChat && config.approvals.route === 'origin' && !input.unattended) return { approvers: ownApprovers, targets: [input.origin] };
+    if (isChat && config.approvals.route === 'origin' && !input.unattended) return { approvers: ownApprovers, approverChannel: input.channel, targets: [input.origin] };
     if (isChat && ownApprovers.length > 0) {
-      return { approvers: ownApprovers, targets: ownApprovers.map((id) => ({ channel: input.channel, chatId: id })) };
+      return { approvers: ownApprovers, approverChannel: input.channel, targets: ownApprovers.map((id) => ({ channel: input.channel, chatId: id })) };
     }
     for (const channel of chatChannels) {
       const approvers = approversOf(config, channel);
       if (channel !== 'cli' && approvers.length > 0 && activeChannels().has(channel)) {
-        return { approvers, targets: approvers.map((id) => ({ channel, chatId: id })) };
+        return { approvers, approverChannel: channel, targets: approvers.map((id) => ({ channel, chatId: id })) };
       }
     }
-    return { approvers: ownApprovers, targets: [input.origin] };
+    return { approvers: ownApprovers, approverChannel: input.channel, targets: [input.origin] };
   };
 }
 

@@ -17,6 +17,7 @@ export type ApprovalRequestInput = {
   readonly reason: string;
   readonly requester: { readonly id: string; readonly displayName: string };
   readonly approvers: readonly string[];
+  readonly approverChannel: string;
   readonly channel: string;
   readonly sessionKey: string;
   readonly origin: Target;
@@ -38,7 +39,15 @@ export interface ApprovalsService {
   open(input: ApprovalRequestInput): Promise<PendingApproval>;
   get(id: string): Promise<PendingApproval | undefined>;
   attachCard(id: string, card: { readonly target: Target; readonly messageId?: string }): Promise<void>;
-  decide(input: { readonly id: string; readonly deciderId: string; readonly deciderName: string; readonly choice: ApprovalChoice; readonly reason?: string }): Promise<DecisionResult>;
+  decide(input: {
+    readonly id: string;
+    readonly deciderId: string;
+    /** The channel the decision came from: user ids are only meaningful within their channel. */
+    readonly deciderChannel: string;
+    readonly deciderName: string;
+    readonly choice: ApprovalChoice;
+    readonly reason?: string;
+  }): Promise<DecisionResult>;
   /** Pending approvals this person may decide, newest first. */
   listDecidableBy(deciderId: string, channel: string): Promise<readonly PendingApproval[]>;
   /** The newest pending approval whose card was shown in this chat (WeChat's numbered replies). */
@@ -109,14 +118,15 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
     async attachCard(id, card) {
       await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card] } : current));
     },
-    async decide({ id, deciderId, deciderName, choice, reason }) {
+    async decide({ id, deciderId, deciderChannel, deciderName, choice, reason }) {
       let refusal: DecisionRefusal | undefined;
       const updated = await options.approvals.update(id, (current) => {
         if (!current) {
           refusal = { ok: false, code: 'not-found' };
           return current;
         }
-        if (!current.approvers.includes(deciderId)) {
+        // Ids are compared within the approvers' channel, so a webhook senderId equal to a Telegram approver's id decides nothing.
+        if (deciderChannel !== current.approverChannel || !current.approvers.includes(deciderId)) {
           refusal = { ok: false, code: 'not-allowed', approval: current };
           return current;
         }
@@ -162,8 +172,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
     },
     async listDecidableBy(deciderId, channel) {
       const pending = await loadPending();
-      const shownThere = (approval: PendingApproval) => approval.channel === channel || approval.cards.some((card) => card.target.channel === channel);
-      return pending.filter((approval) => shownThere(approval) && approval.approvers.includes(deciderId)).reverse();
+      return pending.filter((approval) => approval.approverChannel === channel && approval.approvers.includes(deciderId)).reverse();
     },
     async latestPendingIn(target) {
       const pending = await loadPending();

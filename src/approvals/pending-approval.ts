@@ -18,6 +18,8 @@ export type PendingApproval = {
   readonly requester: { readonly id: string; readonly displayName: string };
   /** User ids that may decide; the requester alone when the channel has no approvers. */
   readonly approvers: readonly string[];
+  /** The channel those user ids belong to: a press from any other channel is refused, whatever id it carries. */
+  readonly approverChannel: string;
   readonly channel: string;
   readonly sessionKey: string;
   /** The chat the request came from: the turn resumes and answers there. */

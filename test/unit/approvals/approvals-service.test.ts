@@ -66,6 +66,7 @@ function requestInput(overrides: Partial<ApprovalRequestInput> = {}): ApprovalRe
     reason: 'this tool always asks',
     requester: { id: '42', displayName: 'Bob' },
     approvers: ['1', '2', '3', '42'],
+    approverChannel: 'telegram',
     channel: 'telegram',
     sessionKey: 'telegram:1001',
     origin: { channel: 'telegram', chatId: '1001' },
@@ -73,7 +74,7 @@ function requestInput(overrides: Partial<ApprovalRequestInput> = {}): ApprovalRe
   };
 }
 
-const decider = (id: string, choice: 'once' | 'session' | 'always' | 'deny' = 'once') => ({ deciderId: id, deciderName: `user-${id}`, choice });
+const decider = (id: string, choice: 'once' | 'session' | 'always' | 'deny' = 'once', deciderChannel = 'telegram') => ({ deciderId: id, deciderChannel, deciderName: `user-${id}`, choice });
 
 describe('approvals service: open', () => {
   it('stores a pending approval with a short id, choices and an expiry, and lists it', async () => {
@@ -296,15 +297,15 @@ describe('approvals service: finding pending approvals', () => {
     clock.now = new Date('2025-03-01T12:01:00.000Z');
     const second = await service.open(requestInput({ approvers: ['1', '2'] }));
     await service.open(requestInput({ approvers: ['2'] }));
-    await service.open(requestInput({ approvers: ['1'], channel: 'wechat', origin: { channel: 'wechat', chatId: 'room' } }));
+    await service.open(requestInput({ approvers: ['1'], channel: 'wechat', approverChannel: 'wechat', origin: { channel: 'wechat', chatId: 'room' } }));
     expect((await service.listDecidableBy('1', 'telegram')).map((item) => item.id)).toEqual([second.id, first.id]);
     expect(await service.listDecidableBy('9', 'telegram')).toEqual([]);
   });
 
-  it('listDecidableBy includes approvals whose card was shown in that channel', async () => {
+  it('listDecidableBy lists approvals raised elsewhere (a webhook turn) whose approvers belong to that channel', async () => {
     const { service } = await createHarness();
-    const approval = await service.open(requestInput({ channel: 'webhook', approvers: ['1'] }));
-    expect(await service.listDecidableBy('1', 'telegram')).toEqual([]);
+    const approval = await service.open(requestInput({ channel: 'webhook', approverChannel: 'telegram', approvers: ['1'] }));
+    expect(await service.listDecidableBy('1', 'webhook')).toEqual([]);
     await service.attachCard(approval.id, { target: { channel: 'telegram', chatId: '1' }, messageId: 'm1' });
     expect((await service.listDecidableBy('1', 'telegram')).map((item) => item.id)).toEqual([approval.id]);
     expect((await service.get(approval.id))?.cards).toEqual([{ target: { channel: 'telegram', chatId: '1' }, messageId: 'm1' }]);
@@ -361,5 +362,16 @@ describe('grant store: always grants', () => {
     const query = { sessionKey: 'telegram:1001', userKey: 'telegram:42', toolName: 'exec', argumentsHash: item.argumentsHash };
     expect(await service.grants.has(query)).toBe('always');
     expect(await service.grants.has({ ...query, userKey: 'telegram:7' })).toBeUndefined();
+  });
+});
+
+describe('approvals service: approver ids are bound to their channel', () => {
+  it('refuses a decider whose id matches an approver but who speaks from another channel', async () => {
+    const { service } = await createHarness();
+    const approval = await service.open(requestInput());
+    expect(await service.decide({ id: approval.id, ...decider('1', 'once', 'webhook') })).toMatchObject({ ok: false, code: 'not-allowed' });
+    expect((await service.get(approval.id))?.status).toBe('pending');
+    expect(await service.listDecidableBy('1', 'webhook')).toEqual([]);
+    expect((await service.decide({ id: approval.id, ...decider('1') })).ok).toBe(true);
   });
 });
