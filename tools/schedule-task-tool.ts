@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hashToolCall } from '../src/registry/canonical-json.js';
 import { defineTool } from '../src/registry/define-tool.js';
 
 // An ISO 8601 date-time (a one-time job); anything else is read as a cron expression.
@@ -60,6 +61,8 @@ export const scheduleTaskTool = defineTool({
       timezone,
       target: context.target,
       createdBy: context.userId,
+      // Binds the job to exactly what the person approved: the arguments of this call, as validated.
+      approvedContentHash: hashToolCall('schedule_task', call),
     });
     if (!created.ok) return { ok: false, kind: 'business', error: `The task was not created: ${created.error}` };
     const { job } = created;
