@@ -1,0 +1,106 @@
+import { assertNever } from '../../src/events/assert-never.js';
+import type { Emit } from '../../src/events/channel.js';
+import type { Messages } from '../../src/i18n/messages.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import { escapeHtml } from './escape-html.js';
+import { type AccessLists, decideAccess } from './decide-access.js';
+import type { PressedQuestion } from './deliver-outbound.js';
+import type { StrangerNotices } from './stranger-notices.js';
+import type { TelegramMessages } from './telegram-messages.js';
+import type { TelegramTransport } from './telegram-transport.js';
+import { type BotIdentity, updateToEvent } from './to-event.js';
+import type { UpdateDedupe } from './update-dedupe.js';
+import { telegramUpdateSchema } from './update-schema.js';
+
+/** What became of one update. `closed`: the runtime is stopping; the update was not taken and must come again. */
+export type DispatchOutcome = 'dispatched' | 'answered' | 'duplicate' | 'ignored' | 'invalid' | 'closed';
+
+/** What dispatching needs. */
+export type DispatchOptions = {
+  readonly lists: AccessLists;
+  readonly sessionPerUser: boolean;
+  readonly bot: () => Promise<BotIdentity | undefined>;
+  readonly emit: () => Emit | undefined;
+  readonly dedupe: UpdateDedupe;
+  readonly strangers: StrangerNotices;
+  readonly messages: TelegramMessages;
+  readonly transport: TelegramTransport;
+  readonly text: Messages;
+  readonly logger: Logger;
+  readonly rememberQuestionPress: (acknowledgementId: string, press: PressedQuestion) => void;
+  readonly now?: () => Date;
+};
+
+/** Turns one raw update (from polling or the webhook) into at most one inbound event, once. */
+export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown) => Promise<DispatchOutcome> {
+  const now = options.now ?? (() => new Date());
+  const { messages, text, logger } = options;
+
+  const answerPress = async (callbackQueryId: string, message: string) => {
+    await options.transport.call('answerCallbackQuery', { callback_query_id: callbackQueryId, text: message, show_alert: true }, { policy: 'idempotent' });
+  };
+
+  return async (raw) => {
+    const parsed = telegramUpdateSchema.safeParse(raw);
+    if (!parsed.success) {
+      logger.debug({ issues: parsed.error.issues.slice(0, 3) }, 'telegram update skipped: not a shape the channel reads');
+      return 'invalid';
+    }
+    const update = parsed.data;
+    const emit = options.emit();
+    if (!emit) return 'closed';
+    if (!(await options.dedupe.claim(update.update_id))) {
+      logger.debug({ updateId: update.update_id }, 'telegram update already dispatched; skipped');
+      return 'duplicate';
+    }
+    const translation = updateToEvent(update, { bot: await options.bot(), sessionPerUser: options.sessionPerUser, now: now() });
+    switch (translation.kind) {
+      case 'ignored':
+        return 'ignored';
+      case 'unknown-button':
+        await answerPress(translation.callbackQueryId, text.telegramUnknownButton);
+        return 'answered';
+      case 'unsupported': {
+        const access = decideAccess(translation.source, 'message', options.lists);
+        if (access.kind !== 'allow') return 'ignored';
+        await messages.send({ channel: 'telegram', chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
+        return 'answered';
+      }
+      case 'message':
+      case 'action': {
+        const { source, event } = translation;
+        const access = decideAccess(source, translation.kind === 'action' ? 'press' : 'message', options.lists);
+        if (access.kind === 'refuse-press' && event.type === 'action-clicked') {
+          logger.info({ senderId: source.senderId }, 'button press by someone not allowed; refused');
+          await answerPress(event.acknowledgementId ?? '', event.action === 'approval' ? text.onlyApprovers : text.notAllowed);
+          return 'answered';
+        }
+        if (access.kind === 'stranger-notice') {
+          if (await options.strangers.shouldNotify(source.senderId)) {
+            logger.info({ senderId: source.senderId }, 'message from an unknown sender; told them their id (TELEGRAM_ALLOW_FROM is empty)');
+            await messages.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
+          }
+          return 'answered';
+        }
+        if (access.kind === 'ignore') {
+          logger.debug({ senderId: source.senderId, chatId: source.chatId, reason: access.reason }, 'telegram update ignored');
+          return 'ignored';
+        }
+        if (event.type === 'action-clicked' && event.action === 'question' && event.acknowledgementId && event.cardMessageId) {
+          options.rememberQuestionPress(event.acknowledgementId, { chatId: event.chatId, messageId: Number(event.cardMessageId), questionId: event.actionId });
+        }
+        const result = await emit(event);
+        if (result.accepted) return 'dispatched';
+        if (result.reason === 'closed') {
+          await options.dedupe.release(update.update_id);
+          return 'closed';
+        }
+        if (event.type === 'action-clicked' && event.acknowledgementId) await answerPress(event.acknowledgementId, text.busy);
+        else await messages.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
+        return 'answered';
+      }
+      default:
+        return assertNever(translation, 'telegram update translation');
+    }
+  };
+}

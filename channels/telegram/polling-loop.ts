@@ -1,0 +1,134 @@
+import type { ChannelStatus } from '../../src/events/channel.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
+import type { DispatchOutcome } from './dispatch-update.js';
+import { abortableSleep, type TelegramTransport } from './telegram-transport.js';
+
+/** Tuning of the polling loop; the defaults suit api.telegram.org. */
+export type PollingTuning = {
+  /** getUpdates `timeout` (long polling), seconds. */
+  readonly longPollSeconds?: number;
+  /** Pause after an empty answer that came back at once (servers and emulators that never long-poll). */
+  readonly idleSleepMs?: number;
+  /** A poll with no answer after this long is aborted and started again. */
+  readonly stallTimeoutMs?: number;
+  /** First pause after a failed poll; doubles up to 30 s. */
+  readonly retryBaseMs?: number;
+};
+
+/** What the loop is built from. */
+export type PollingLoopOptions = PollingTuning & {
+  readonly transport: TelegramTransport;
+  readonly dispatch: (update: unknown) => Promise<DispatchOutcome>;
+  readonly offsets: KeyValueNamespace<number>;
+  readonly offsetKey: string;
+  readonly logger: Logger;
+  readonly onStatus: (status: ChannelStatus) => void;
+  /** Runs before each poll until it succeeds (getMe and setup after a failed start). */
+  readonly beforePoll?: () => Promise<boolean>;
+};
+
+/** A running loop. */
+export type PollingLoop = { stop(): Promise<void> };
+
+const allowedUpdates = ['message', 'callback_query'];
+
+/**
+ * Polls getUpdates until stopped: updates are dispatched one at a time in id order, and the offset is
+ * stored only after an update was dispatched, so a crash re-delivers it (and the dedupe drops it if it
+ * had got through). A 409 conflict is reported in one line and retried with backoff; a stalled poll is
+ * aborted and restarted.
+ */
+export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
+  const longPollSeconds = options.longPollSeconds ?? 25;
+  const idleSleepMs = options.idleSleepMs ?? 100;
+  const stallTimeoutMs = options.stallTimeoutMs ?? (longPollSeconds + 15) * 1000;
+  const retryBaseMs = options.retryBaseMs ?? 1000;
+  const stopping = new AbortController();
+  const { logger } = options;
+
+  async function run(): Promise<void> {
+    let offset = await options.offsets.get(options.offsetKey);
+    let failures = 0;
+    let inConflict = false;
+    const pause = (milliseconds: number) => abortableSleep(milliseconds, stopping.signal);
+    while (!stopping.signal.aborted) {
+      if (options.beforePoll && !(await options.beforePoll())) {
+        failures += 1;
+        await pause(backoff(failures));
+        continue;
+      }
+      const stall = new AbortController();
+      const stallTimer = setTimeout(() => stall.abort(), stallTimeoutMs);
+      const started = Date.now();
+      const result = await options.transport.call<unknown[]>(
+        'getUpdates',
+        { ...(offset === undefined ? {} : { offset }), timeout: longPollSeconds, allowed_updates: allowedUpdates },
+        { policy: 'none', signal: AbortSignal.any([stopping.signal, stall.signal]), timeoutMs: stallTimeoutMs + 5000 },
+      );
+      clearTimeout(stallTimer);
+      if (stopping.signal.aborted) break;
+      if (!result.ok) {
+        if (stall.signal.aborted) {
+          logger.warn({ stallTimeoutMs }, 'telegram poll stalled (no answer in time); restarting it');
+          continue;
+        }
+        failures += 1;
+        const { failure } = result;
+        if (failure.kind === 'refused' && failure.status === 409) {
+          if (!inConflict) {
+            logger.warn('telegram: 409 Conflict — another process is polling this bot token (or a webhook is set). Stop the other instance; retrying with backoff.');
+            options.onStatus({ state: 'degraded', detail: 'conflict: another process is polling this bot token' });
+          }
+          inConflict = true;
+        } else if (failures === 1) {
+          logger.warn({ error: result.error }, 'telegram polling failed; retrying with backoff');
+          options.onStatus({ state: 'degraded', detail: result.error });
+        }
+        await pause(failure.kind === 'rate-limited' ? failure.retryAfterSeconds * 1000 : backoff(failures));
+        continue;
+      }
+      if (failures > 0) logger.info('telegram polling recovered');
+      if (failures > 0 || inConflict) options.onStatus({ state: 'running' });
+      failures = 0;
+      inConflict = false;
+      const updates = (Array.isArray(result.value) ? result.value : []).slice().sort((left, right) => updateIdOf(left) - updateIdOf(right));
+      for (const update of updates) {
+        const outcome = await options.dispatch(update).catch((error: unknown) => {
+          // A bug on one update must not block every update behind it: log it and move on.
+          logger.error({ err: error, updateId: updateIdOf(update) }, 'telegram update could not be dispatched');
+          return 'invalid' as const;
+        });
+        if (outcome === 'closed') return;
+        const id = updateIdOf(update);
+        if (Number.isFinite(id) && (offset === undefined || id + 1 > offset)) {
+          offset = id + 1;
+          await options.offsets.set(options.offsetKey, offset);
+        }
+      }
+      if (updates.length === 0 && Date.now() - started < 1000) await pause(idleSleepMs);
+    }
+  }
+
+  function backoff(failures: number): number {
+    const base = Math.min(retryBaseMs * 2 ** Math.min(failures - 1, 10), 30_000);
+    return base / 2 + Math.random() * (base / 2);
+  }
+
+  const running = run().catch((error: unknown) => {
+    logger.error({ err: error }, 'telegram polling loop stopped on an error');
+    options.onStatus({ state: 'degraded', detail: 'polling stopped on an error' });
+  });
+
+  return {
+    async stop() {
+      stopping.abort();
+      await running;
+    },
+  };
+}
+
+function updateIdOf(update: unknown): number {
+  const id = (update as { update_id?: unknown } | null)?.update_id;
+  return typeof id === 'number' ? id : Number.NaN;
+}

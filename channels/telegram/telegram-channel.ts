@@ -1,0 +1,192 @@
+import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
+import type { HttpRoute } from '../../src/events/http-route.js';
+import type { Messages } from '../../src/i18n/messages.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { Store } from '../../src/store/key-value-namespace.js';
+import { type BotApi, createBotApi } from './bot-api.js';
+import { createChatThrottle, type ThrottleLimits, telegramLimits } from './chat-throttle.js';
+import { createOutboundDelivery } from './deliver-outbound.js';
+import { createUpdateDispatcher } from './dispatch-update.js';
+import { createDraftStreams } from './draft-streams.js';
+import { escapeHtml } from './escape-html.js';
+import { createMediaDownloader, type MediaDownload } from './media-download.js';
+import { type PollingLoop, type PollingTuning, startPollingLoop } from './polling-loop.js';
+import { createStrangerNotices } from './stranger-notices.js';
+import { createTelegramMessages } from './telegram-messages.js';
+import { abortableSleep, createTelegramTransport } from './telegram-transport.js';
+import type { BotIdentity } from './to-event.js';
+import { createUpdateDedupe } from './update-dedupe.js';
+import { createWebhookRoute, webhookPathOf } from './webhook-route.js';
+
+/** Everything the Telegram channel is built from (the wiring fills it from `channels.telegram`). */
+export type TelegramChannelOptions = {
+  readonly token: string;
+  readonly apiRoot: string;
+  readonly mode: 'polling' | 'webhook';
+  /** Public https URL given to setWebhook (webhook mode). */
+  readonly webhookUrl?: string;
+  /** `secret_token` checked on every webhook request (webhook mode). */
+  readonly webhookSecret?: string;
+  readonly allowFrom: readonly string[];
+  readonly approvers: readonly string[];
+  readonly groups: readonly string[];
+  readonly sessionPerUser: boolean;
+  readonly streaming: boolean;
+  readonly messages: Messages;
+  readonly logger: Logger;
+  readonly store: Store;
+  /** IANA zone for times on cards. */
+  readonly timezone: string;
+  readonly polling?: PollingTuning;
+  readonly limits?: ThrottleLimits;
+  /** First backoff of retried calls (network errors, 5xx). */
+  readonly retryBaseMs?: number;
+  /** Another Bot API client (tests). */
+  readonly api?: BotApi;
+  readonly now?: () => Date;
+};
+
+/** The Telegram channel; in webhook mode it also carries the route the HTTP gateway mounts. */
+export type TelegramChannel = Channel & {
+  readonly webhookRoute?: HttpRoute;
+  /** Downloads a media reference (`MediaReference.id`) on demand, refusing files over `maxBytes`. */
+  downloadMedia(fileId: string, maxBytes: number): Promise<MediaDownload>;
+};
+
+type Command = keyof Messages['telegramCommands'];
+const commands: readonly Command[] = ['start', 'help', 'new', 'approvals', 'approve', 'deny', 'cancel'];
+
+/** Creates the Telegram channel: polling (default) or webhook, inline-button approvals, a transport that holds under load. */
+export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {
+  const logger = options.logger.child({ component: 'telegram' });
+  const botKey = options.token.split(':')[0] ?? 'bot';
+  const api = options.api ?? createBotApi({ token: options.token, apiRoot: options.apiRoot });
+  const transport = createTelegramTransport({ api, throttle: createChatThrottle(options.limits ?? telegramLimits), logger, token: options.token, retryBaseMs: options.retryBaseMs });
+  const messages = createTelegramMessages(transport);
+  const delivery = createOutboundDelivery({
+    transport,
+    messages,
+    drafts: createDraftStreams({
+      // Drafts are the raw text so far, sent without markup: half-written Markdown is not valid HTML yet.
+      surface: {
+        send: async (target, text) => {
+          const sent = await messages.send(target, escapeHtml(text), { plain: true, replyTo: target.replyToMessageId });
+          return sent.ok && sent.messageId !== undefined ? Number(sent.messageId) : undefined;
+        },
+        edit: async (target, messageId, text) => void (await messages.edit(target, messageId, escapeHtml(text), { plain: true })),
+      },
+    }),
+    sentTexts: options.store.namespace<string>('telegram-sent-texts'),
+    text: options.messages,
+    timezone: options.timezone,
+    streaming: options.streaming,
+    logger,
+  });
+
+  let status: ChannelStatus = { state: 'stopped' };
+  let emitter: Emit | undefined;
+  let bot: BotIdentity | undefined;
+  let isSetUp = false;
+  let loop: PollingLoop | undefined;
+  const stopping = new AbortController();
+
+  const identify = async (): Promise<BotIdentity | undefined> => {
+    if (bot) return bot;
+    const me = await transport.call<{ id?: number; username?: string }>('getMe', {}, { policy: 'none', timeoutMs: 10_000 });
+    if (me.ok && typeof me.value?.id === 'number' && typeof me.value.username === 'string') bot = { id: me.value.id, username: me.value.username };
+    else if (!me.ok) logger.warn({ error: me.error }, 'telegram getMe failed; group mentions cannot be recognised until it works');
+    return bot;
+  };
+
+  // getMe, commands and the webhook (or its removal, for polling): once, retried before polls until done.
+  const setUp = async (): Promise<boolean> => {
+    if (isSetUp) return true;
+    if (!(await identify())) return false;
+    const menu = commands.map((command) => ({ command, description: options.messages.telegramCommands[command] }));
+    const registered = await transport.call('setMyCommands', { commands: menu }, { policy: 'none', timeoutMs: 10_000 });
+    if (!registered.ok) logger.debug({ error: registered.error }, 'setMyCommands not supported by this Bot API server; commands still work when typed');
+    if (options.mode === 'webhook') {
+      const set = await transport.call(
+        'setWebhook',
+        { url: options.webhookUrl, secret_token: options.webhookSecret, allowed_updates: ['message', 'callback_query'] },
+        { policy: 'idempotent', timeoutMs: 10_000 },
+      );
+      if (!set.ok) {
+        logger.error({ error: set.error }, 'telegram setWebhook failed');
+        return false;
+      }
+    } else {
+      // A webhook left set makes every getUpdates answer 409.
+      const removed = await transport.call('deleteWebhook', { drop_pending_updates: false }, { policy: 'idempotent', timeoutMs: 10_000 });
+      if (!removed.ok) logger.debug({ error: removed.error }, 'telegram deleteWebhook failed');
+    }
+    isSetUp = true;
+    return true;
+  };
+
+  const dispatch = createUpdateDispatcher({
+    lists: { allowFrom: options.allowFrom, approvers: options.approvers, groups: options.groups },
+    sessionPerUser: options.sessionPerUser,
+    bot: async () => bot ?? identify(),
+    emit: () => emitter,
+    dedupe: createUpdateDedupe({ store: options.store.namespace<number[]>('telegram-updates'), key: botKey }),
+    strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
+    messages,
+    transport,
+    text: options.messages,
+    logger,
+    rememberQuestionPress: delivery.rememberQuestionPress,
+    now: options.now,
+  });
+
+  // Webhook mode has no loop to retry setWebhook before each poll: retry it here until it works.
+  const retrySetUpUntilDone = async () => {
+    for (let attempt = 1; !stopping.signal.aborted; attempt += 1) {
+      await abortableSleep(Math.min(1000 * 2 ** attempt, 60_000), stopping.signal);
+      if (!stopping.signal.aborted && (await setUp())) {
+        status = { state: 'running' };
+        return;
+      }
+    }
+  };
+
+  const webhookRoute =
+    options.mode === 'webhook' ? createWebhookRoute({ path: webhookPathOf(options.webhookUrl ?? ''), secret: options.webhookSecret ?? '', dispatch, logger }) : undefined;
+  const downloader = createMediaDownloader({ transport, apiRoot: options.apiRoot, token: options.token });
+
+  return {
+    name: 'telegram',
+    ...(webhookRoute ? { webhookRoute } : {}),
+    async start(emit) {
+      emitter = emit;
+      status = { state: 'starting' };
+      const ready = await setUp();
+      status = ready ? { state: 'running' } : { state: 'degraded', detail: 'Telegram not reachable yet; retrying' };
+      if (options.mode === 'webhook' && !ready) void retrySetUpUntilDone();
+      if (options.mode === 'polling') {
+        loop = startPollingLoop({
+          ...options.polling,
+          transport,
+          dispatch,
+          offsets: options.store.namespace<number>('channel-offsets'),
+          offsetKey: `telegram:${botKey}`,
+          logger,
+          beforePoll: setUp,
+          onStatus: (next) => {
+            status = next;
+          },
+        });
+      }
+    },
+    send: (event) => delivery.send(event),
+    async stop() {
+      emitter = undefined;
+      stopping.abort();
+      await loop?.stop();
+      loop = undefined;
+      status = { state: 'stopped' };
+    },
+    status: () => status,
+    downloadMedia: (fileId, maxBytes) => downloader.download(fileId, maxBytes),
+  };
+}

@@ -1,0 +1,110 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** One Bot API call the proxy saw, and what it answered. */
+export type BotApiCall = { readonly method: string; readonly body: Readonly<Record<string, unknown>>; readonly status: number };
+
+/** A fault to inject: an answer of our own, `hang` (never answer), or undefined to pass the call through. */
+export type FaultAnswer = { readonly status: number; readonly body: unknown } | 'hang';
+
+/** A recording, fault-injecting HTTP proxy in front of a Bot API server (the emulator). */
+export type TelegramFaultProxy = {
+  /** The Bot API root to give the bot. */
+  readonly apiRoot: string;
+  readonly calls: readonly BotApiCall[];
+  /** Calls of one method, in order. */
+  callsOf(method: string): BotApiCall[];
+  /** Answers the next `times` calls of `method` that match `when` with `answer` instead of passing them on. */
+  inject(method: string, answer: FaultAnswer, options?: { readonly times?: number; readonly when?: (body: Readonly<Record<string, unknown>>) => boolean }): void;
+  /** Delivers every update of the next non-empty getUpdates answer a second time, in the answer after it (a re-delivery). */
+  redeliverNextUpdates(): void;
+  /** How many updates were delivered a second time. */
+  readonly redelivered: number;
+  close(): Promise<void>;
+};
+
+type Rule = { readonly method: string; readonly answer: FaultAnswer; remaining: number; readonly when?: (body: Readonly<Record<string, unknown>>) => boolean };
+
+/** Starts the proxy on a random port, forwarding to `target` (e.g. the emulator's api root). */
+export async function startTelegramFaultProxy(target: string): Promise<TelegramFaultProxy> {
+  const calls: BotApiCall[] = [];
+  const rules: Rule[] = [];
+  const sockets = new Set<Socket>();
+  let redeliver: 'off' | 'capture' | unknown[] = 'off';
+  let redelivered = 0;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    const path = request.url ?? '/';
+    const method = path.split('/').at(-1) ?? '';
+    let body: Record<string, unknown> = {};
+    try {
+      body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
+    } catch {
+      body = { raw: text };
+    }
+    const rule = rules.find((candidate) => candidate.method === method && candidate.remaining > 0 && (candidate.when?.(body) ?? true));
+    if (rule) {
+      rule.remaining -= 1;
+      if (rule.answer === 'hang') {
+        calls.push({ method, body, status: 0 });
+        return;
+      }
+      calls.push({ method, body, status: rule.answer.status });
+      response.writeHead(rule.answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(rule.answer.body));
+      return;
+    }
+    const upstream = await fetch(`${target}${path}`, { method: request.method ?? 'POST', headers: { 'content-type': request.headers['content-type'] ?? 'application/json' }, body: text === '' ? undefined : text });
+    let answer = await upstream.text();
+    if (method === 'getUpdates' && upstream.ok) answer = applyRedelivery(answer);
+    calls.push({ method, body, status: upstream.status });
+    response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(answer);
+  }
+
+  function applyRedelivery(answer: string): string {
+    if (redeliver === 'off') return answer;
+    const parsed = JSON.parse(answer) as { ok: boolean; result: unknown[] };
+    if (redeliver === 'capture') {
+      if (parsed.result.length > 0) redeliver = parsed.result;
+      return answer;
+    }
+    const again = redeliver as unknown[];
+    redeliver = 'off';
+    redelivered += again.length;
+    return JSON.stringify({ ...parsed, result: [...again, ...parsed.result] });
+  }
+
+  const server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error_code: 502, description: String(error) }));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    apiRoot: `http://127.0.0.1:${port}`,
+    calls,
+    callsOf: (method) => calls.filter((call) => call.method === method),
+    inject(method, answer, options = {}) {
+      rules.push({ method, answer, remaining: options.times ?? 1, when: options.when });
+    },
+    redeliverNextUpdates() {
+      redeliver = 'capture';
+    },
+    get redelivered() {
+      return redelivered;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,60 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
+
+describe('telegram access', () => {
+  let scenario: TelegramScenario | undefined;
+  afterEach(async () => {
+    await scenario?.stop();
+    scenario = undefined;
+  });
+
+  it('never lets a stranger reach the model when TELEGRAM_ALLOW_FROM is set', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001' });
+    scenario.model.setFallback((_body, context) => ({ text: `echo: ${context.lastUserText}` }));
+    const stranger = scenario.client({ userId: 9009 });
+    await stranger.sendMessage(stranger.makeMessage('let me in'));
+    const owner = scenario.client({ userId: 1001 });
+    await owner.sendMessage(owner.makeMessage('hello'));
+    await scenario.waitForBotMessage((message) => message.text === 'echo: hello', 'the answer to the allowed user');
+    expect(scenario.modelRequests()).toHaveLength(1);
+    expect(JSON.stringify(scenario.modelRequests()[0]?.body)).not.toContain('let me in');
+    expect(scenario.botMessages(9009)).toHaveLength(0);
+  });
+
+  it('tells an unknown sender their id once an hour when nobody is allowed yet, and never calls the model', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '' });
+    const first = scenario.client({ userId: 9009 });
+    await first.sendMessage(first.makeMessage('hello?'));
+    await first.sendMessage(first.makeMessage('hello again?'));
+    const second = scenario.client({ userId: 9010 });
+    await second.sendMessage(second.makeMessage('hi'));
+    // Updates are handled in order: the second stranger's notice comes after both messages of the first.
+    await scenario.waitForBotMessage((message) => message.chatId === '9010', 'the notice to the second stranger');
+    const notices = scenario.botMessages(9009);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.text).toContain('Your user id is 9009');
+    expect(scenario.modelRequests()).toHaveLength(0);
+  });
+
+  it('answers a sticker with a clear sentence instead of dropping it', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001' });
+    const client = scenario.client({ userId: 1001 });
+    const sticker = client.makeMessage('', { sticker: { file_id: 'sticker-1', width: 512, height: 512 } } as never) as Record<string, unknown>;
+    delete sticker.text;
+    await client.sendMessage(sticker as never);
+    const answer = await scenario.waitForBotMessage((message) => message.chatId === '1001', 'the answer to the sticker');
+    expect(answer.text).toBe("I can't read this kind of message yet. Please send text.");
+    expect(scenario.modelRequests()).toHaveLength(0);
+  });
+
+  it('handles the shared commands in the core: /start greets and /new resets the session', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001' });
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('/start'));
+    await scenario.waitForBotMessage((message) => message.text.startsWith('Hi, I am'), 'the greeting');
+    await client.sendMessage(client.makeMessage('/new'));
+    await scenario.waitForBotMessage((message) => message.text.startsWith('Started a fresh conversation'), 'the reset');
+    expect(scenario.modelRequests()).toHaveLength(0);
+    expect(scenario.proxy.callsOf('setMyCommands')[0]?.body).toMatchObject({ commands: expect.arrayContaining([{ command: 'approve', description: expect.any(String) }]) });
+  });
+});

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { type BotIdentity, type ToEventContext, updateToEvent } from '../../../../channels/telegram/to-event.js';
+import { telegramUpdateSchema } from '../../../../channels/telegram/update-schema.js';
+
+const bot: BotIdentity = { id: 666, username: 'EchoBot' };
+const context: ToEventContext = { bot, sessionPerUser: false, now: new Date('2030-01-01T10:00:00Z') };
+const alice = { id: 1001, is_bot: false, first_name: 'Alice', username: 'alice' };
+
+function translate(update: unknown, overrides: Partial<ToEventContext> = {}) {
+  return updateToEvent(telegramUpdateSchema.parse(update), { ...context, ...overrides });
+}
+
+function message(fields: Record<string, unknown>, chat: Record<string, unknown> = { id: 1001, type: 'private' }) {
+  return { update_id: 7, message: { message_id: 55, date: 0, from: alice, chat, ...fields } };
+}
+
+describe('telegram updateToEvent', () => {
+  it('turns a private text message into a message-received event with trust flags set by us', () => {
+    const translation = translate(message({ text: 'hello' }));
+    expect(translation.kind).toBe('message');
+    if (translation.kind !== 'message') return;
+    expect(translation.event).toMatchObject({
+      type: 'message-received',
+      channel: 'telegram',
+      chatId: '1001',
+      sessionKey: 'telegram:1001',
+      origin: 'user',
+      unattended: false,
+      messageId: '55',
+      sender: { id: '1001', displayName: '@alice', username: 'alice' },
+      text: 'hello',
+      media: [],
+      isGroup: false,
+      mentioned: true,
+      at: '2030-01-01T10:00:00.000Z',
+    });
+    expect(translation.source).toEqual({ chatId: '1001', senderId: '1001', isGroup: false, mentioned: true });
+  });
+
+  it('reads captions and keeps photos, documents and voice as media references', () => {
+    const translation = translate(
+      message({ caption: 'look at this', photo: [{ file_id: 'small', file_size: 10 }, { file_id: 'large', file_size: 900 }], document: { file_id: 'doc', file_name: 'a.pdf', mime_type: 'application/pdf' } }),
+    );
+    if (translation.kind !== 'message') throw new Error(translation.kind);
+    expect(translation.event.text).toBe('look at this');
+    expect(translation.event.media).toEqual([
+      { kind: 'photo', id: 'large', sizeBytes: 900 },
+      { kind: 'document', id: 'doc', fileName: 'a.pdf', mimeType: 'application/pdf' },
+    ]);
+  });
+
+  it('marks media without a caption and stickers as unsupported, and service messages as ignored', () => {
+    expect(translate(message({ voice: { file_id: 'v1' } })).kind).toBe('unsupported');
+    expect(translate(message({ sticker: { file_id: 's1' } })).kind).toBe('unsupported');
+    expect(translate(message({ new_chat_title: 'x' })).kind).toBe('ignored');
+  });
+
+  it('in a group: recognises a mention, strips it, and keys the session per group or per user', () => {
+    const group = { id: -100200, type: 'supergroup', title: 'Team' };
+    const mentioned = translate(message({ text: '@EchoBot what time is it?' }, group));
+    if (mentioned.kind !== 'message') throw new Error(mentioned.kind);
+    expect(mentioned.event).toMatchObject({ isGroup: true, mentioned: true, text: 'what time is it?', sessionKey: 'telegram:-100200' });
+    const perUser = translate(message({ text: '@echobot hi' }, group), { sessionPerUser: true });
+    if (perUser.kind !== 'message') throw new Error(perUser.kind);
+    expect(perUser.event.sessionKey).toBe('telegram:-100200:1001');
+    const notMentioned = translate(message({ text: 'talking about @EchoBotFan here' }, group));
+    expect(notMentioned.kind === 'message' && notMentioned.source.mentioned).toBe(false);
+  });
+
+  it('in a group: a reply to the bot and a command count as addressed; a command for another bot does not', () => {
+    const group = { id: -100200, type: 'group' };
+    const reply = translate(message({ text: 'and then?', reply_to_message: { message_id: 9, from: { id: 666, is_bot: true, first_name: 'Echo' }, chat: group, text: 'earlier answer' } }, group));
+    if (reply.kind !== 'message') throw new Error(reply.kind);
+    expect(reply.source.mentioned).toBe(true);
+    expect(reply.event.quoted).toEqual({ messageId: '9', text: 'earlier answer', isFromBot: true });
+    const command = translate(message({ text: '/approve k3m9 always' }, group));
+    expect(command.kind === 'message' && command.source).toMatchObject({ mentioned: true, isApprovalCommand: true });
+    expect(translate(message({ text: '/approvalsx' }, group))).not.toMatchObject({ source: { isApprovalCommand: true } });
+    const other = translate(message({ text: '/help@OtherBot' }, group));
+    expect(other.kind === 'message' && other.source.mentioned).toBe(false);
+  });
+
+  it('turns a button press into action-clicked with the callback query id and the card message id', () => {
+    const translation = translate({
+      update_id: 8,
+      callback_query: { id: 'cbq-1', from: alice, data: 'e1:a:k3m9x2p4q7rs:a', message: { message_id: 77, chat: { id: 1001, type: 'private' } } },
+    });
+    if (translation.kind !== 'action') throw new Error(translation.kind);
+    expect(translation.event).toMatchObject({
+      type: 'action-clicked',
+      action: 'approval',
+      actionId: 'k3m9x2p4q7rs',
+      choice: 'always',
+      cardMessageId: '77',
+      acknowledgementId: 'cbq-1',
+      chatId: '1001',
+      origin: 'user',
+      unattended: false,
+    });
+    const question = translate({ update_id: 9, callback_query: { id: 'cbq-2', from: alice, data: 'e1:q:qqq111:1', message: { message_id: 78, chat: { id: 1001, type: 'private' } } } });
+    expect(question.kind === 'action' && question.event).toMatchObject({ action: 'question', actionId: 'qqq111', choice: '1' });
+  });
+
+  it('reports presses with unknown or forged data as unknown buttons', () => {
+    const translation = translate({ update_id: 10, callback_query: { id: 'cbq-3', from: alice, data: 'e1:a:x:yes' } });
+    expect(translation).toMatchObject({ kind: 'unknown-button', callbackQueryId: 'cbq-3', source: { senderId: '1001' } });
+  });
+
+  it('ignores messages from bots and channel posts', () => {
+    expect(translate(message({ text: 'beep', from: { id: 5, is_bot: true, first_name: 'B' } })).kind).toBe('ignored');
+    expect(translate(message({ text: 'news' }, { id: -100300, type: 'channel' })).kind).toBe('ignored');
+  });
+});

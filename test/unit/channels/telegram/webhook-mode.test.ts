@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTelegramChannel } from '../../../../channels/telegram/index.js';
+import type { InboundEvent } from '../../../../src/events/inbound-event.js';
+import { messagesFor } from '../../../../src/i18n/messages.js';
+import { createLogger } from '../../../../src/logging/create-logger.js';
+import { createStore } from '../../../../src/store/create-store.js';
+import type { Store } from '../../../../src/store/key-value-namespace.js';
+
+const update = { update_id: 500, message: { message_id: 3, date: 0, from: { id: 1001, is_bot: false, first_name: 'Alice' }, chat: { id: 1001, type: 'private' }, text: 'via webhook' } };
+
+describe('telegram webhook mode', () => {
+  let store: Store | undefined;
+  afterEach(async () => store?.close());
+
+  it('sets the webhook with its secret, refuses requests without it, and dispatches each update once', async () => {
+    store = await createStore({ url: 'memory:', dataDir: '.' });
+    const calls: { method: string; payload: Readonly<Record<string, unknown>> }[] = [];
+    const channel = createTelegramChannel({
+      token: '42:AAwebhookModeTestToken_xxxxxxxxxxxx',
+      apiRoot: 'http://127.0.0.1:9',
+      mode: 'webhook',
+      webhookUrl: 'https://bot.example.com/hooks/telegram',
+      webhookSecret: 'a-long-webhook-secret',
+      allowFrom: ['1001'],
+      approvers: [],
+      groups: [],
+      sessionPerUser: false,
+      streaming: false,
+      messages: messagesFor('en'),
+      logger: await createLogger({ level: 'silent', pretty: false }),
+      store,
+      timezone: 'UTC',
+      api: {
+        async call(method, payload) {
+          calls.push({ method, payload });
+          return method === 'getMe' ? { id: 666, username: 'EchoBot' } : true;
+        },
+      },
+    });
+    const route = channel.webhookRoute;
+    if (!route) throw new Error('no webhook route');
+    expect(route).toMatchObject({ method: 'POST', path: '/hooks/telegram' });
+
+    const events: InboundEvent[] = [];
+    await channel.start(async (event) => {
+      events.push(event);
+      return { accepted: true };
+    });
+    expect(calls.find((call) => call.method === 'setWebhook')?.payload).toMatchObject({ url: 'https://bot.example.com/hooks/telegram', secret_token: 'a-long-webhook-secret' });
+    expect(calls.some((call) => call.method === 'getUpdates')).toBe(false);
+
+    const body = JSON.stringify(update);
+    expect(await route.handle({ body: update, rawBody: body, headers: {} })).toMatchObject({ status: 401 });
+    expect(await route.handle({ body: update, rawBody: body, headers: { 'x-telegram-bot-api-secret-token': 'wrong-webhook-secret!' } })).toMatchObject({ status: 401 });
+    expect(events).toHaveLength(0);
+
+    const headers = { 'x-telegram-bot-api-secret-token': 'a-long-webhook-secret' };
+    expect(await route.handle({ body: update, rawBody: body, headers })).toMatchObject({ status: 200 });
+    expect(await route.handle({ body: update, rawBody: body, headers })).toMatchObject({ status: 200 });
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ type: 'message-received', text: 'via webhook', origin: 'user', unattended: false });
+    await channel.stop();
+    expect(await route.handle({ body: { ...update, update_id: 501 }, rawBody: body, headers })).toMatchObject({ status: 503 });
+  });
+});
