@@ -39,7 +39,7 @@ export async function answerQuestion(deps: RuntimeDependencies, input: AnswerInp
     return { ...current, answer: input.answer, answeredBy: input.answeredByName };
   });
   if (!accepted || !updated) {
-    await acknowledge(refusedAsker ? messages.onlyApprovers : messages.questionNotFound, true);
+    await acknowledge(refusedAsker ? messages.questionNotYours : messages.questionNotFound, true);
     return;
   }
   await acknowledge(messages.answerRecorded(input.answer), false);

@@ -75,7 +75,12 @@ export async function decideApproval(deps: RuntimeDependencies, input: DecisionI
     reason: input.reason,
   });
   if (result.ok) {
-    await answer(outcomeLine(result.approval, messages, deps.timezone), false);
+    const line = outcomeLine(result.approval, messages, deps.timezone);
+    const cardIsHere = result.approval.cards.some((card) => card.target.channel === input.replyTarget.channel && card.target.chatId === input.replyTarget.chatId);
+    // A press is acknowledged on its button; a typed decision elsewhere than the card gets the outcome as a reply,
+    // since the card's edit happens in a chat the decider may not be looking at.
+    if (input.acknowledgementId !== undefined) await answer(line, false);
+    else if (!cardIsHere) await deps.outbox.send({ type: 'reply', target: input.replyTarget, text: line, kind: 'message' });
     await settleApproval(deps, result.approval);
     return;
   }

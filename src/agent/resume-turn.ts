@@ -91,7 +91,7 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn, approved
     userName: suspended.userName,
     channel: suspended.target.channel,
     chatId: suspended.target.chatId,
-    isGroup: false,
+    isGroup: suspended.isGroup ?? false,
     causationId: suspended.causationId ?? causationId,
     visibleTools: deps.visibleToolsFor(suspended.target.channel),
     approvedActions,

@@ -22,6 +22,8 @@ export type RunTurnInput = {
   readonly messages: readonly ChatMessage[];
   readonly maxIterations: number;
   readonly onTextDelta?: (delta: string) => void;
+  /** Called before each model call, so a streamed draft starts over with the new answer. */
+  readonly onModelCall?: () => void;
   /** Builds the placeholder results stored for calls that wait (see approvals/suspended-turn). */
   readonly placeholders: (suspension: CallSuspension) => readonly Extract<ChatMessage, { role: 'tool' }>[];
 };
@@ -36,6 +38,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const system: ChatMessage = { role: 'system', content: input.systemPrompt };
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration += 1) {
+    input.onModelCall?.();
     const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta });
     if (!result.ok) return { status: 'model-failed', failure: result.failure, newMessages: added };
     const { text, toolCalls } = result.answer;

@@ -48,6 +48,10 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
             void deps.outbox.send({ type: 'reply', target: scope.target, text: draft, kind: 'progress', causationId: scope.causationId });
           }
         : undefined,
+      onModelCall: () => {
+        // Each model call streams a new answer; the draft shows only the current one, as the final reply will.
+        draft = '';
+      },
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
     });
     await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
@@ -84,6 +88,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     target: scope.target,
     origin: scope.origin,
     unattended: scope.unattended,
+    isGroup: scope.isGroup,
     userId: scope.userId,
     userName: scope.userName,
     causationId: scope.causationId,

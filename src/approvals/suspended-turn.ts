@@ -12,6 +12,8 @@ export type SuspendedTurn = {
   readonly target: Target;
   readonly origin: Origin;
   readonly unattended: boolean;
+  /** The turn came from a group chat (the resumed turn gets the same system prompt). */
+  readonly isGroup?: boolean;
   readonly userId: string;
   readonly userName: string;
   readonly causationId?: string;

@@ -41,6 +41,7 @@ export type Messages = {
   readonly questionHint: string;
   readonly answerRecorded: (option: string) => string;
   readonly questionNotFound: string;
+  readonly questionNotYours: string;
   readonly cancelled: string;
   readonly nothingToCancel: string;
   readonly unknownCommand: (command: string) => string;
@@ -110,6 +111,7 @@ const en: Messages = {
   questionHint: 'Reply with the number of your answer.',
   answerRecorded: (option) => `Answer: ${option}`,
   questionNotFound: 'That question is no longer open.',
+  questionNotYours: 'Only the person who was asked can answer this.',
   cancelled: 'Cancelled.',
   nothingToCancel: 'Nothing is waiting in this chat.',
   unknownCommand: (command) => `Unknown command ${command}. /help lists the commands.`,
@@ -181,6 +183,7 @@ const zhCN: Messages = {
   questionHint: '请回复选项编号。',
   answerRecorded: (option) => `回答：${option}`,
   questionNotFound: '这个问题已经关闭。',
+  questionNotYours: '只有被提问的人可以回答。',
   cancelled: '已取消。',
   nothingToCancel: '本会话没有等待中的内容。',
   unknownCommand: (command) => `未知命令 ${command}。/help 查看命令。`,

@@ -109,6 +109,23 @@ describe('telegram approval cards', () => {
     expect(answer.chatId).toBe('1001');
   });
 
+  it('answers a typed /approve from another chat with the outcome, and edits the card where it was shown', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '2002', yaml: noExplanation });
+    scenario.model.enqueue({ toolCalls: [reminder] });
+    const requester = scenario.client({ userId: 1001 });
+    await requester.sendMessage(requester.makeMessage('remind me to water the plants'));
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
+    const approvalId = /([a-z2-9]{12})/.exec(card.text)?.[1];
+    expect(approvalId).toBeDefined();
+
+    scenario.model.enqueue({ text: 'Approved and scheduled.' });
+    const approver = scenario.client({ userId: 2002 });
+    await approver.sendMessage(approver.makeMessage(`/approve ${approvalId}`));
+    const outcome = await scenario.waitForBotMessage((message) => message.chatId === '2002' && message.text.startsWith('Approved by'), 'the outcome in the approver chat');
+    expect(outcome.text).toMatch(/Approved by @user2002 at \d\d:\d\d/);
+    await scenario.waitForBotMessage((message) => message.messageId === card.messageId && message.text.includes('Approved by @user2002'), 'the card edited');
+  });
+
   it('offers no Always button for a dangerous action', async () => {
     const wipeTool = defineTool({
       name: 'wipe_cache',
