@@ -205,7 +205,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     }
   });
 
-  const wired: WiredChannel[] = [cron.wired];
+  const wired: WiredChannel[] = [];
   let terminalEnded: Promise<void> | undefined;
   if (options.mode === 'chat') {
     const cli = wireCli(context, options.terminal ?? { input: process.stdin, output: process.stdout }, userName());
@@ -214,6 +214,8 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   } else {
     wired.push(await wireTelegram(context), await wireWechat(context), await wireWebhook(context));
   }
+  // Cron goes last: a catch-up run at start-up must find every channel it may deliver to already started.
+  wired.push(cron.wired);
   for (const item of wired) {
     if (item.on) {
       channels.set(item.channel.name, item.channel);

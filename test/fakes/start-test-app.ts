@@ -41,7 +41,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const loaded = loadConfig({
     root: repositoryRoot,
     configFile: options.configFile,
-    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'test-key', ...options.environment },
+    // Port 0: parallel test apps never fight over the gateway's default port.
+    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'test-key', WEBHOOK_PORT: '0', ...options.environment },
   });
   if (!loaded.ok) throw new Error(`test config invalid: ${loaded.errors.join('; ')}`);
   const logger = await createLogger({ level: loaded.config.log.level, pretty: false });
