@@ -1,27 +1,16 @@
 import type { ApprovalChoice } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
-import type { Risk } from '../events/risk.js';
 import type { Target } from '../events/target.js';
 import type { AuditLog } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { GrantStore } from './grants.js';
 import type { PendingApproval } from './pending-approval.js';
 
-/** Input to open an approval. */
-export type ApprovalRequestInput = {
-  readonly toolName: string;
-  readonly risk: Risk;
-  readonly input: unknown;
-  readonly argumentsHash: string;
-  readonly summary: string;
-  readonly reason: string;
-  readonly requester: { readonly id: string; readonly displayName: string };
-  readonly approvers: readonly string[];
-  readonly approverChannel: string;
-  readonly channel: string;
-  readonly sessionKey: string;
-  readonly origin: Target;
-};
+/** Input to open an approval: the record's own facts, before the service adds id, cards, choices, times and status. */
+export type ApprovalRequestInput = Pick<
+  PendingApproval,
+  'toolName' | 'risk' | 'input' | 'argumentsHash' | 'summary' | 'reason' | 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin'
+>;
 
 /** Why a decision was not taken, as a value the channel shows the person. */
 export type DecisionRefusal = {

@@ -1,8 +1,6 @@
 import type { ToolCall } from '../agent/chat-message.js';
 import type { ToolSchema } from '../agent/model-port.js';
 import { createId } from '../events/create-id.js';
-import type { Origin } from '../events/inbound-event.js';
-import type { Target } from '../events/target.js';
 import type { CapabilityRules } from '../policy/decide-tool-access.js';
 import type { ApprovalHook } from './approval-hook.js';
 import type { AuditLog } from './audit-log.js';
@@ -10,7 +8,7 @@ import { hashParts, hashToolCall } from './canonical-json.js';
 import type { ToolDefinition } from './define-tool.js';
 import { executeTool } from './execute-tool.js';
 import type { ReplayGuard } from './replay-guard.js';
-import type { ToolServices } from './tool-context.js';
+import type { ToolContext } from './tool-context.js';
 import { toToolSchema } from './tool-json-schema.js';
 import type { ToolResult } from './tool-outcome.js';
 
@@ -19,23 +17,14 @@ const validName = /^[A-Za-z0-9_-]{1,64}$/;
 /** Names the model may use for another tool: resolved before lookup. */
 export const defaultAliases: Readonly<Record<string, string>> = { bash: 'exec', shell: 'exec' };
 
-/** Everything the registry needs to know about the turn a call belongs to. */
-export type ExecutionRequest = {
+/** Everything the registry needs to know about the turn a call belongs to: the context the tool will see, and what the model was shown. */
+export type ExecutionRequest = Pick<
+  ToolContext,
+  'traceId' | 'sessionKey' | 'userId' | 'channel' | 'chatId' | 'target' | 'origin' | 'unattended' | 'allowedTools' | 'approvedActions' | 'services'
+> & {
   readonly call: ToolCall;
-  readonly traceId: string;
-  readonly sessionKey: string;
-  readonly userId: string;
-  readonly channel: string;
-  readonly chatId: string;
-  readonly target: Target;
-  readonly origin: Origin;
-  readonly unattended: boolean;
   /** Tools resolved for this session by policy (what the model was shown). */
   readonly visibleTools: ReadonlySet<string>;
-  readonly allowedTools?: readonly string[];
-  /** Argument hashes a person approved for this turn. */
-  readonly approvedActions: readonly string[];
-  readonly services: ToolServices;
   readonly signal?: AbortSignal;
 };
 
