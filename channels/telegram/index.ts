@@ -1,4 +1,5 @@
 export * from './callback-data.js';
+export * from './check-telegram-token.js';
 export * from './markdown-to-telegram-html.js';
 export * from './render.js';
 export * from './split-message.js';

@@ -10,6 +10,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   tools     print the resolved tool set (npm run tools -- --profile NAME --channel NAME)
   audit     print recent audit entries (npm run audit)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
+  doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)`;
 
 async function main(): Promise<number> {
@@ -25,6 +26,8 @@ async function main(): Promise<number> {
       return (await import('./run-audit.js')).runAudit(parsed);
     case 'cron':
       return (await import('./run-cron.js')).runCron(parsed);
+    case 'doctor':
+      return (await import('./run-doctor.js')).runDoctor(parsed);
     case 'config-docs':
       return (await import('./run-config-docs.js')).runConfigDocs(parsed);
     case 'help':

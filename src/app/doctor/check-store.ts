@@ -1,0 +1,65 @@
+import { describeError } from '../../errors/echo-error.js';
+import { createStore } from '../../store/create-store.js';
+import type { Store } from '../../store/key-value-namespace.js';
+import { type DoctorLine, doctorLine } from './doctor-line.js';
+import { formatSeconds } from './format-seconds.js';
+import { probeTcp } from './probe-tcp.js';
+
+/** The store line, and whether a store client was left behind still trying to connect (the process must then be ended). */
+export type StoreCheck = { readonly line: DoctorLine; readonly abandoned: boolean };
+
+/** Opens the configured store (a round trip, as at start-up) within the deadline, then closes it. Redis is first probed over TCP. */
+export async function checkStore(options: { readonly url?: string; readonly dataDir: string; readonly timeoutMs: number }): Promise<StoreCheck> {
+  const url = options.url ?? '';
+  const startedAt = Date.now();
+  const isRedis = url.startsWith('redis://') || url.startsWith('rediss://');
+  if (isRedis) {
+    const address = redisAddress(url);
+    if (address === undefined) return { line: doctorLine('fail', 'store', `storage.url is not a valid redis url (${maskUrl(url)})`), abandoned: false };
+    const probe = await probeTcp({ ...address, timeoutMs: options.timeoutMs });
+    if (!probe.ok) return { line: doctorLine('fail', 'store', `cannot reach redis at ${address.host}:${address.port}: ${probe.reason}`), abandoned: false };
+  }
+  const opening = createStore({ url, dataDir: options.dataDir });
+  let timer: NodeJS.Timeout | undefined;
+  // One budget for the whole check: the TCP probe's time is taken out of the store's.
+  const remainingMs = Math.max(500, options.timeoutMs - (Date.now() - startedAt));
+  const deadline = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), remainingMs);
+  });
+  let outcome: Store | 'timeout';
+  try {
+    outcome = await Promise.race([opening, deadline]);
+  } catch (error) {
+    return { line: doctorLine('fail', 'store', describeError(error)), abandoned: false };
+  } finally {
+    clearTimeout(timer);
+  }
+  if (outcome === 'timeout') {
+    // A store that opens late is closed then; a Redis client that never connects keeps retrying, which the caller must cut off.
+    opening.then(
+      (store) => store.close(),
+      () => undefined,
+    );
+    const what = isRedis ? `redis at ${maskUrl(url)} accepted the connection but did not answer within ${formatSeconds(options.timeoutMs)} (a password or TLS problem?)` : `the store did not open within ${formatSeconds(options.timeoutMs)} (is another process holding the SQLite file?)`;
+    return { line: doctorLine('fail', 'store', what), abandoned: isRedis };
+  }
+  const description = outcome.description;
+  await outcome.close().catch(() => undefined);
+  if (url === 'memory:') return { line: doctorLine('warn', 'store', `${description}`), abandoned: false };
+  return { line: doctorLine('ok', 'store', `${description} opens`), abandoned: false };
+}
+
+/** A url with any user name and password replaced by `***`. Pure. */
+export function maskUrl(url: string): string {
+  return url.replace(/\/\/[^@/]*@/, '//***@');
+}
+
+function redisAddress(url: string): { host: string; port: number } | undefined {
+  try {
+    const parsed = new URL(url);
+    const host = parsed.hostname.replace(/^\[|\]$/g, '') || '127.0.0.1';
+    return { host, port: parsed.port === '' ? 6379 : Number(parsed.port) };
+  } catch {
+    return undefined;
+  }
+}

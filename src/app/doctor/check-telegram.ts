@@ -1,0 +1,68 @@
+import type { Config } from '../../config/config-schema.js';
+import type { TelegramTokenCheck } from '../../../channels/telegram/check-telegram-token.js';
+import { type DoctorLine, doctorLine } from './doctor-line.js';
+
+type TelegramSettings = Config['channels']['telegram'];
+
+// The same shape wire-telegram.ts accepts; a token that does not match leaves the channel off at start.
+const tokenPattern = /^\d+:[A-Za-z0-9_-]{20,}$/;
+
+/** The Telegram lines: off without a token, else what `getMe` says, plus who can reach the bot and who approves. */
+export async function checkTelegram(settings: TelegramSettings, timeoutMs: number): Promise<DoctorLine[]> {
+  const problem = telegramSettingsProblem(settings);
+  if (problem !== undefined) return [problem];
+  const token = settings.token ?? '';
+  // telegraf loads only when there is a token to check, as at start-up.
+  const { checkTelegramToken } = await import('../../../channels/telegram/index.js');
+  const check = await checkTelegramToken({ token, apiRoot: settings.apiRoot, timeoutMs });
+  return [describeTelegramToken(check, settings), ...telegramWarnings(settings)];
+}
+
+/** Why the channel stays off or cannot start, before any request: no token, a malformed one, webhook mode half set. Pure. */
+export function telegramSettingsProblem(settings: TelegramSettings): DoctorLine | undefined {
+  if (!settings.token) return doctorLine('off', 'telegram', 'off: TELEGRAM_BOT_TOKEN is not set');
+  if (!tokenPattern.test(settings.token)) return doctorLine('fail', 'telegram', 'TELEGRAM_BOT_TOKEN does not look like a bot token (123456789:AA..., from @BotFather)');
+  if (settings.mode === 'webhook' && !settings.webhookUrl) return doctorLine('fail', 'telegram', 'webhook mode needs TELEGRAM_WEBHOOK_URL (the public https URL Telegram posts to)');
+  if (settings.mode === 'webhook' && !settings.webhookSecret) return doctorLine('fail', 'telegram', 'webhook mode needs TELEGRAM_WEBHOOK_SECRET');
+  return undefined;
+}
+
+/** What `getMe` said, in words: the bot's name, a refused token, or an unreachable server (its host only, never the URL). Pure. */
+export function describeTelegramToken(check: TelegramTokenCheck, settings: TelegramSettings): DoctorLine {
+  const host = hostOf(settings.apiRoot);
+  if (check.ok) {
+    const via = settings.mode === 'webhook' ? `webhook at ${hostOf(settings.webhookUrl ?? '')}` : `polling via ${host}`;
+    const users = `${settings.allowFrom.length} allowed user${settings.allowFrom.length === 1 ? '' : 's'}`;
+    return doctorLine('ok', 'telegram', `@${check.username} (${via}, ${users})`);
+  }
+  switch (check.reason) {
+    case 'refused':
+      return doctorLine('fail', 'telegram', `the token was refused by ${host} (${check.status} ${check.description}): get a new one from @BotFather`);
+    case 'rate-limited':
+      return doctorLine('warn', 'telegram', `${host} is rate-limiting this bot; try again in ${check.retryAfterSeconds} s`);
+    case 'server-error':
+      return doctorLine('fail', 'telegram', `${host} answered with a server error; try again later`);
+    case 'unreachable':
+      return doctorLine('fail', 'telegram', `cannot reach ${host}`);
+  }
+}
+
+/** Who can reach the bot and who decides approvals, when either is worth a second look. Pure. */
+export function telegramWarnings(settings: TelegramSettings): DoctorLine[] {
+  const lines: DoctorLine[] = [];
+  if (settings.allowFrom.length === 0) {
+    lines.push(doctorLine('warn', 'telegram', 'TELEGRAM_ALLOW_FROM is empty: nobody can reach the model; strangers are told their id'));
+  }
+  if (settings.approvers.length === 0) {
+    lines.push(doctorLine('warn', 'telegram', 'TELEGRAM_APPROVERS is empty: each requester approves their own actions'));
+  }
+  return lines;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return 'the configured address';
+  }
+}

@@ -1,0 +1,36 @@
+import type { Config } from '../../config/config-schema.js';
+import { type DoctorLine, doctorLine } from './doctor-line.js';
+import { type ListenProbe, probeListen } from './probe-listen.js';
+
+type WebhookSettings = Config['channels']['webhook'];
+
+/** The gateway lines: whether signed messages are accepted, and whether host:port can be bound. */
+export async function checkWebhook(settings: WebhookSettings): Promise<DoctorLine[]> {
+  return [describeWebhookMessages(settings), describeListen(await probeListen({ host: settings.host, port: settings.port }), settings)];
+}
+
+/** POST /v1/messages is on only with a secret; without one it is simply off, not an error. Pure. */
+export function describeWebhookMessages(settings: WebhookSettings): DoctorLine {
+  if (!settings.secret) return doctorLine('off', 'webhook', 'POST /v1/messages off: WEBHOOK_SECRET is not set');
+  return doctorLine('ok', 'webhook', 'POST /v1/messages on (requests must be signed with WEBHOOK_SECRET)');
+}
+
+/** Whether the gateway (/healthz, /metrics, and messages when on) can listen where it is configured to. Pure. */
+export function describeListen(probe: ListenProbe, settings: WebhookSettings): DoctorLine {
+  const where = `${settings.host}:${settings.port}`;
+  if (probe.ok) return doctorLine('ok', 'webhook', `${where} is free for the HTTP gateway (/healthz, /metrics)`);
+  switch (probe.code) {
+    case 'EADDRINUSE':
+      return doctorLine('fail', 'webhook', `port ${settings.port} is in use on ${settings.host} (echo-agent already running?): stop it or set WEBHOOK_PORT`);
+    case 'EACCES':
+    case 'EPERM':
+      return doctorLine('fail', 'webhook', `port ${settings.port} needs privileges on this machine: set WEBHOOK_PORT above 1023`);
+    case 'EADDRNOTAVAIL':
+      return doctorLine('fail', 'webhook', `${settings.host} is not an address of this machine: set WEBHOOK_HOST (127.0.0.1, or 0.0.0.0 for every interface)`);
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return doctorLine('fail', 'webhook', `the host name ${settings.host} does not resolve: set WEBHOOK_HOST`);
+    default:
+      return doctorLine('fail', 'webhook', `cannot listen on ${where} (${probe.code})`);
+  }
+}
