@@ -39,14 +39,15 @@ async function main(): Promise<number> {
   }
 }
 
-main().then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    // Never a stack trace for the person at the terminal: one sentence, and the code for bug reports.
-    const message = error instanceof EchoError ? `${error.message} [${error.code}]` : error instanceof Error ? error.message : String(error);
-    process.stderr.write(`echo-agent stopped: ${message}\n`);
-    process.exitCode = 1;
-  },
-);
+/** Sets the exit code; if a client still holds the event loop (a Redis client retrying), exit anyway shortly after. */
+function finish(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 3000).unref();
+}
+
+main().then(finish, (error: unknown) => {
+  // Never a stack trace for the person at the terminal: one sentence, and the code for bug reports.
+  const message = error instanceof EchoError ? `${error.message} [${error.code}]` : error instanceof Error ? error.message : String(error);
+  process.stderr.write(`echo-agent stopped: ${message}\n`);
+  finish(1);
+});

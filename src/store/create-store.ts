@@ -12,6 +12,8 @@ export type StoreOptions = {
   /** Empty or undefined: SQLite file `echo.sqlite` in `dataDir`. `redis://...`: Redis. `memory:` for throwaway use. */
   readonly url?: string;
   readonly dataDir: string;
+  /** How long the start-up round trip may take before the store counts as unreachable; default 5000. */
+  readonly probeTimeoutMs?: number;
 };
 
 /** Opens the durable store: keyv over a SQLite file by default, Redis when the url says so. */
@@ -38,10 +40,25 @@ export async function createStore(options: StoreOptions): Promise<Store> {
     lastError = error;
   });
   // A round trip now turns a missing folder, a locked file or an unreachable Redis into one clear error at start-up.
+  // A Redis that is down or never answers makes keyv retry forever without rejecting: bound the probe.
+  const probeTimeoutMs = options.probeTimeoutMs ?? 5000;
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await keyv.set('store:probe', Date.now());
+    const answered = await Promise.race([
+      keyv.set('store:probe', Date.now()).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), probeTimeoutMs);
+      }),
+    ]);
+    if (!answered) {
+      void keyv.disconnect().catch(() => undefined);
+      throw new EchoError('store-unavailable', `The store (${description}) did not answer within ${probeTimeoutMs / 1000} s: is it running and reachable?`);
+    }
   } catch (error) {
+    if (error instanceof EchoError) throw error;
     throw new EchoError('store-unavailable', `The store (${description}) is not usable: ${String((error as Error)?.message ?? error)}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
   }
   if (lastError !== undefined) throw new EchoError('store-unavailable', `The store (${description}) is not usable.`, { cause: lastError });
 
