@@ -73,6 +73,11 @@ export async function createScriptedModelServer(options: ScriptedModelServerOpti
     requests.push({ method, path, headers: request.headers, body });
 
     if (method === 'GET' && path === '/v1/models') {
+      // Like a real endpoint, listing models needs the key too.
+      if (options.apiKey !== undefined && !carriesKey(request, options.apiKey)) {
+        writeOpenAiError(response, { status: 401, errorMessage: 'invalid api key' });
+        return;
+      }
       writeJson(response, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'scripted' }] });
       return;
     }
