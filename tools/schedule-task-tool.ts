@@ -44,9 +44,9 @@ export const scheduleTaskTool = defineTool({
   approval: 'always',
   sideEffects: true,
   timeoutMs: 10_000,
-  describeForApproval: (call) => {
+  describeForApproval: (call, facts) => {
     const prompt = call.prompt.length > summaryPromptLimit ? `${call.prompt.slice(0, summaryPromptLimit)}…` : call.prompt;
-    const zone = call.timezone ?? 'default time zone';
+    const zone = call.timezone ?? facts.timezone;
     if (isOneTimeSchedule(call.schedule)) return `Once at ${call.schedule} (${zone}): "${prompt}"`;
     return `Every ${call.schedule} (${zone}): "${prompt}"`;
   },

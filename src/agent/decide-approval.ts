@@ -17,9 +17,9 @@ export type DecisionInput = {
   readonly acknowledgementId?: string;
 };
 
-/** Formats a time as HH:MM in the configured timezone, for outcome lines. */
+/** Formats a time as `HH:MM (zone)` in the configured timezone, for outcome lines: the card's readers may live elsewhere. */
 export function formatClock(iso: string, timezone: string): string {
-  return new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
+  return `${new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso))} (${timezone})`;
 }
 
 /** The outcome line a card is edited into. */

@@ -107,7 +107,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
   }
 
   const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: scope.unattended });
-  const summary = suspension.tool.describeForApproval?.(suspension.input) ?? `Run ${suspension.tool.name} with the arguments below.`;
+  const summary = suspension.tool.describeForApproval?.(suspension.input, { timezone: deps.timezone }) ?? `Run ${suspension.tool.name} with the arguments below.`;
   const argumentsText = formatArguments(suspension.input);
   const approval = await deps.approvals.open({
     toolName: suspension.tool.name,

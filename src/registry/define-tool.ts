@@ -6,6 +6,9 @@ import type { ToolOutcome } from './tool-outcome.js';
 /** When a call of this tool needs a person's approval. `by-risk`: exec and dangerous ask. */
 export type ApprovalMode = 'never' | 'by-risk' | 'always';
 
+/** What a tool may use to describe a call on its approval card. */
+export type ApprovalFacts = { readonly timezone: string };
+
 /** A tool declaration: what it does, what it accepts, how risky it is, and how to run it. */
 export type ToolDefinition<Schema extends z.ZodType = z.ZodType> = {
   /** `^[A-Za-z0-9_-]{1,64}$`. */
@@ -22,8 +25,8 @@ export type ToolDefinition<Schema extends z.ZodType = z.ZodType> = {
   readonly retries?: number;
   /** True when running it twice would change the world twice; enables the replay guard. */
   readonly sideEffects?: boolean;
-  /** What will happen, in plain words, for the approval card. */
-  readonly describeForApproval?: (input: z.output<Schema>) => string;
+  /** What will happen, in plain words, for the approval card; `facts.timezone` is the configured default zone. */
+  readonly describeForApproval?: (input: z.output<Schema>, facts: ApprovalFacts) => string;
   readonly execute: (input: z.output<Schema>, context: ToolContext) => Promise<ToolOutcome>;
 };
 

@@ -48,7 +48,7 @@ describe('WeChat approvals by numbered reply', () => {
   it('the card says what, arguments, who, risk and the explanation; replying 1 approves once and the turn resumes', async () => {
     const { world, alice, card, approvalId, answer, turnRequests } = await requestApproval({});
     expect(card).toContain(`【需要批准】编号 ${approvalId}`);
-    expect(card).toContain('操作：Every 0 9 * * * (default time zone): "Say good morning"');
+    expect(card).toContain('操作：Every 0 9 * * * (UTC): "Say good morning"');
     expect(card).toContain('"prompt": "Say good morning"');
     expect(card).toContain('请求人：Alice');
     expect(card).toContain('风险：write');
@@ -58,7 +58,7 @@ describe('WeChat approvals by numbered reply', () => {
     answer({ text: '已处理你的提醒请求。' });
     world.say(alice, '1');
     const sent = await world.waitForSent('alice', 3);
-    expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Alice 于 \\d{2}:\\d{2} 批准$`));
+    expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Alice 于 \\d{2}:\\d{2} \\(UTC\\) 批准$`));
     expect(sent[2]).toBe('已处理你的提醒请求。');
     expect(await approvalStatus(scenario as WechatScenario, approvalId)).toBe('approved');
     // The resumed turn gave the model the tool's real result in place of the waiting placeholder.
@@ -74,7 +74,7 @@ describe('WeChat approvals by numbered reply', () => {
     answer({ text: '好的，不创建了。' });
     world.say(alice, '3');
     const sent = await world.waitForSent('alice', 3);
-    expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Alice 于 \\d{2}:\\d{2} 拒绝$`));
+    expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Alice 于 \\d{2}:\\d{2} \\(UTC\\) 拒绝$`));
     expect(sent[2]).toBe('好的，不创建了。');
     expect(await approvalStatus(scenario as WechatScenario, approvalId)).toBe('denied');
     expect(toolResultsIn(turnRequests()[1]).get('call_schedule')).toBe('Not run: Alice denied this action.');
@@ -92,7 +92,7 @@ describe('WeChat approvals by numbered reply', () => {
     world.say(boss, `/approve ${approvalId}`);
     await world.waitForSent('alice', 4);
     expect(await approvalStatus(scenario as WechatScenario, approvalId)).toBe('approved');
-    expect(world.sentTo('alice').slice(2)).toEqual([expect.stringMatching(new RegExp(`^审批 ${approvalId}：Boss 于 \\d{2}:\\d{2} 批准$`)), '老板批准了。']);
+    expect(world.sentTo('alice').slice(2)).toEqual([expect.stringMatching(new RegExp(`^审批 ${approvalId}：Boss 于 \\d{2}:\\d{2} \\(UTC\\) 批准$`)), '老板批准了。']);
     await waitFor(() => turnRequests().length === 2, 'the resumed turn');
   });
 
@@ -116,7 +116,7 @@ describe('WeChat approvals by numbered reply', () => {
     answer({ text: '已创建。' });
     world.say(bob, '1', { room: team, mentionBot: true });
     const sent = await world.waitForSent('team@chatroom', 3);
-    expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Bob 于 \\d{2}:\\d{2} 批准$`));
+    expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Bob 于 \\d{2}:\\d{2} \\(UTC\\) 批准$`));
     expect(sent[2]).toBe('已创建。');
     expect(turnRequests()).toHaveLength(2);
   });

@@ -54,7 +54,7 @@ describe('builtinTools', () => {
   };
 
   it.each(builtinTools.map((tool) => [tool.name, tool] as const))('%s describes a call for the approval card', (name, tool) => {
-    const summary = tool.describeForApproval?.(tool.input.parse(samples[name]));
+    const summary = tool.describeForApproval?.(tool.input.parse(samples[name]), { timezone: 'UTC' });
     expect(summary).toEqual(expect.stringMatching(/\S{2,}/));
   });
 });

@@ -32,8 +32,8 @@ describe('schedule_task tool', () => {
 
   it('describes recurring and one-time jobs for the approval card', () => {
     const describe = scheduleTaskTool.describeForApproval;
-    expect(describe?.({ schedule: '0 9 * * *', prompt: 'News digest', timezone: 'Asia/Tokyo' })).toBe('Every 0 9 * * * (Asia/Tokyo): "News digest"');
-    expect(describe?.({ schedule: '2030-05-01T10:00:00Z', prompt: 'Call Bob' })).toBe('Once at 2030-05-01T10:00:00Z (default time zone): "Call Bob"');
+    expect(describe?.({ schedule: '0 9 * * *', prompt: 'News digest', timezone: 'Asia/Tokyo' }, { timezone: 'Europe/Berlin' })).toBe('Every 0 9 * * * (Asia/Tokyo): "News digest"');
+    expect(describe?.({ schedule: '2030-05-01T10:00:00Z', prompt: 'Call Bob' }, { timezone: 'Europe/Berlin' })).toBe('Once at 2030-05-01T10:00:00Z (Europe/Berlin): "Call Bob"');
   });
 
   it('is declared as needing approval every time', () => {
