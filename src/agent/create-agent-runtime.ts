@@ -51,7 +51,10 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       }
     }
 
-    const content = event.quoted ? `${event.text}\n\n[Replying to: "${event.quoted.text.slice(0, 500)}"]` : event.text;
+    const quote = event.quoted ? `\n\n[Replying to: "${event.quoted.text.slice(0, 500)}"]` : '';
+    // The model cannot open attachments yet; it is told they are there, so it does not answer as if the caption were all.
+    const attachments = event.media.map((item) => `\n[Attached ${item.kind}${item.fileName ? ` "${item.fileName}"` : ''}: you cannot see its content.]`).join('');
+    const content = `${event.text}${quote}${attachments}`;
     const userMessage: ChatMessage = { role: 'user', content };
     await runAndDeliver(deps, scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), [userMessage]);
   }
