@@ -32,6 +32,7 @@ import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
 import { createModel } from './create-model.js';
+import { channelToolSelection } from './channel-tool-selection.js';
 import { createOutbox } from './create-outbox.js';
 import { wireCli } from './wire-cli.js';
 import { wireCron } from './wire-cron.js';
@@ -130,7 +131,10 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     capabilityRules: config.tools.capabilityRules,
     credentials: config.tools.credentials,
   });
-  if (!registryResult.ok) return { ok: false, error: registryResult.error };
+  if (!registryResult.ok) {
+    await store.close();
+    return { ok: false, error: registryResult.error };
+  }
   const registry = registryResult.registry;
 
   const toolSets = new Map<string, ReadonlySet<string>>();
@@ -265,18 +269,6 @@ function localeOf(config: Config, channel: string): Locale {
   return channel === 'wechat' ? config.channels.wechat.locale : config.agent.locale;
 }
 
-function channelToolSelection(config: Config, channel: string) {
-  switch (channel) {
-    case 'telegram':
-      return config.channels.telegram.tools;
-    case 'wechat':
-      return config.channels.wechat.tools;
-    case 'webhook':
-      return config.channels.webhook.tools;
-    default:
-      return undefined;
-  }
-}
 
 function userName(): string {
   try {
