@@ -1,0 +1,66 @@
+import { type BenchReport, type Figure, goals, openClawScale } from './bench-report.js';
+
+const units: Readonly<Record<string, string>> = {
+  turnsPerSecond: 'turns/s',
+  messagesPerSecond: 'messages/s',
+  bareMessagesPerSecond: 'messages/s',
+  concurrent50MessagesPerSecond: 'messages/s',
+  microsPerCall: 'µs',
+  ratioToBare: '×',
+};
+
+function unitOf(key: string): string {
+  const name = key.split('.').at(-1) ?? key;
+  if (units[name]) return units[name];
+  if (name.endsWith('Ms')) return 'ms';
+  if (name.endsWith('Mb')) return 'MB';
+  if (name.endsWith('MessagesPerSecond')) return 'messages/s';
+  if (name.endsWith('PerCall')) return 'µs';
+  return '';
+}
+
+/** A figure as text: null as "n/a", otherwise with sensible precision. */
+export function formatFigure(value: Figure): string {
+  if (value === null || Number.isNaN(value)) return 'n/a';
+  if (Math.abs(value) >= 100) return Math.round(value).toLocaleString('en-US');
+  if (Math.abs(value) >= 10) return value.toFixed(1);
+  return value.toFixed(2);
+}
+
+/** The report as a plain-text table with the goals and OpenClaw's figures beside ours, then the details and notes. */
+export function formatReport(report: BenchReport): string {
+  const { machine } = report;
+  const lines = [
+    `echo-agent benchmarks${report.quick ? ' (--quick: fewer runs and smaller loads, see notes)' : ''}`,
+    `machine: ${machine.cores} cores, ${machine.cpuModel}, ${machine.memoryGb} GB, ${machine.platform}, Node ${machine.nodeVersion}, load average at start ${machine.loadAverage.map((value) => value.toFixed(2)).join(' ')}`,
+    `date: ${machine.date}, took ${Math.round(report.durationSeconds)} s`,
+    '',
+  ];
+  const rows: string[][] = [['figure', 'value', 'unit', 'goal', 'OpenClaw 2026.9.6']];
+  const sections = ['pipeline', 'telegram', 'registry', 'startup', 'memory'] as const;
+  for (const section of sections) {
+    for (const [name, value] of Object.entries(report[section] as Record<string, Figure>)) {
+      const key = `${section}.${name}`;
+      rows.push([key, formatFigure(value), unitOf(key), goals[key] ?? '', openClawScale[key] ?? '']);
+    }
+  }
+  lines.push(...formatColumns(rows));
+  lines.push('', 'details:');
+  const detailRows = Object.entries(report.details).map(([key, value]) => [`  ${key}`, formatFigure(value), unitOf(key)]);
+  lines.push(...formatColumns(detailRows));
+  lines.push('', 'notes:', ...report.notes.map((note) => `  - ${note}`));
+  return `${lines.join('\n')}\n`;
+}
+
+function formatColumns(rows: readonly (readonly string[])[]): string[] {
+  const widths: number[] = [];
+  for (const row of rows) {
+    for (const [index, cell] of row.entries()) widths[index] = Math.max(widths[index] ?? 0, cell.length);
+  }
+  return rows.map((row) =>
+    row
+      .map((cell, index) => (index === 1 ? cell.padStart(widths[index] ?? 0) : cell.padEnd(widths[index] ?? 0)))
+      .join('  ')
+      .trimEnd(),
+  );
+}

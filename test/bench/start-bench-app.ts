@@ -1,0 +1,42 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ModelPort } from '../../src/agent/model-port.js';
+import { type App, createApp } from '../../src/app/create-app.js';
+import { loadConfig } from '../../src/config/load-config.js';
+import { createLogger } from '../../src/logging/create-logger.js';
+import type { ToolDefinition } from '../../src/registry/define-tool.js';
+import { repositoryRoot } from './bench-paths.js';
+
+/** A started in-process app over a temporary data folder. */
+export type BenchApp = {
+  readonly app: App;
+  readonly dataDir: string;
+  /** Stops the app and removes its data folder. */
+  stop(): Promise<void>;
+};
+
+/**
+ * Boots the real composition root in `server` mode with no chat channel on (no token, WeChat off,
+ * the HTTP gateway on a random port), a SQLite store in a temporary folder, silent logs, and the given model.
+ */
+export async function startBenchApp(options: { readonly model: ModelPort; readonly extraTools?: readonly ToolDefinition[] }): Promise<BenchApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'echo-bench-'));
+  const loaded = loadConfig({
+    root: repositoryRoot,
+    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'bench-key', WEBHOOK_PORT: '0', WECHAT_ENABLED: 'false' },
+  });
+  if (!loaded.ok) throw new Error(`bench config invalid: ${loaded.errors.join('; ')}`);
+  const logger = await createLogger({ level: loaded.config.log.level, pretty: false });
+  const created = await createApp({ config: loaded.config, logger, mode: 'server', model: options.model, extraTools: options.extraTools });
+  if (!created.ok) throw new Error(`bench app did not start: ${created.error}`);
+  await created.app.start();
+  return {
+    app: created.app,
+    dataDir,
+    async stop() {
+      await created.app.stop(10_000);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

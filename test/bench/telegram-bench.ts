@@ -1,0 +1,163 @@
+import { rmSync } from 'node:fs';
+import { createScriptedModelServer } from '../fakes/scripted-model-server.js';
+import { startTelegramEmulator, type TelegramEmulator } from '../fakes/telegram-emulator.js';
+import { createAgentEnvironment } from './agent-environment.js';
+import { median } from './bench-statistics.js';
+import { type ReadyProcess, spawnReadyProcess } from './spawn-ready-process.js';
+import { compiledScript, repositoryRoot } from './bench-paths.js';
+import { readyText } from './startup-bench.js';
+import { createTelegramLoad, type PhaseResult, runConcurrentSenders, runSequentialUser, type TelegramLoad } from './telegram-load.js';
+
+/** How the Telegram benchmark runs. */
+export type TelegramBenchOptions = {
+  readonly runs: number;
+  /** Senders of the main load, one message each, all at once. */
+  readonly senders: number;
+  readonly concurrentSenders: number;
+  readonly concurrentMessagesEach: number;
+  readonly sequentialMessages: number;
+  /** Pause between an answer and the next message of the single user. */
+  readonly sequentialPauseMs: number;
+};
+
+/** The Telegram figures (medians over the runs), and the bare bot's beside them. */
+export type TelegramFigures = {
+  readonly messagesPerSecond: number;
+  readonly p99Ms: number;
+  readonly bareMessagesPerSecond: number;
+  readonly bareP99Ms: number;
+  readonly ratioToBare: number;
+  readonly sequentialMedianMs: number;
+  readonly bareSequentialMedianMs: number;
+  readonly concurrent50MessagesPerSecond: number;
+  readonly bareConcurrent50MessagesPerSecond: number;
+};
+
+const oursToken = '111111111:AAbenchOursTokenForTheEmulator000';
+const bareToken = '222222222:AAbenchBareTokenForTheEmulator000';
+
+type Bot = { readonly name: 'ours' | 'bare'; readonly load: TelegramLoad; readonly process: ReadyProcess; stop(): Promise<void> };
+
+/**
+ * End to end through telegram-test-api over HTTP: echo-agent (`main.js start` with TELEGRAM_BOT_TOKEN,
+ * TELEGRAM_API_ROOT and TELEGRAM_ALLOW_FROM set, the scripted model server echoing) beside a bare
+ * telegraf echo bot on the same emulator, each in its own process, loaded one after the other.
+ */
+export async function runTelegramBench(options: TelegramBenchOptions): Promise<TelegramFigures> {
+  const emulator = await startTelegramEmulator();
+  const model = await createScriptedModelServer();
+  const bots: Bot[] = [];
+  try {
+    // Fresh user ids for every phase of every run: each chat starts with its full per-chat send allowance.
+    const usersPerRun = options.senders + options.concurrentSenders + 1;
+    const userIds = Array.from({ length: 1 + usersPerRun * options.runs }, (_, index) => 100_001 + index);
+    bots.push(await startOurs(emulator, model.url, userIds));
+    bots.push(await startBare(emulator));
+    for (const bot of bots) await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
+
+    const results = { ours: [] as RunResult[], bare: [] as RunResult[] };
+    for (let run = 0; run < options.runs; run += 1) {
+      const first = 1 + run * usersPerRun;
+      const senders = userIds.slice(first, first + options.senders);
+      const concurrent = userIds.slice(first + options.senders, first + options.senders + options.concurrentSenders);
+      const single = userIds[first + options.senders + options.concurrentSenders] as number;
+      // Alternate which bot goes first, so neither always meets a warmer or a busier emulator.
+      const order = run % 2 === 0 ? bots : [...bots].reverse();
+      const phases = new Map<Bot, { main: PhaseResult; concurrent: PhaseResult }>();
+      for (const bot of order) {
+        const main = await withLogOnFailure(bot, () => runConcurrentSenders(bot.load, { userIds: senders, messagesEach: 1, label: `${bot.name}-r${run}-load` }));
+        const concurrentResult = await withLogOnFailure(bot, () =>
+          runConcurrentSenders(bot.load, { userIds: concurrent, messagesEach: options.concurrentMessagesEach, label: `${bot.name}-r${run}-c50` }),
+        );
+        phases.set(bot, { main, concurrent: concurrentResult });
+      }
+      // The single users of both bots at once: each mostly waits, so they barely meet.
+      const sequential = await Promise.all(
+        bots.map((bot) =>
+          withLogOnFailure(bot, () => runSequentialUser(bot.load, { userId: single, messages: options.sequentialMessages, pauseMs: options.sequentialPauseMs, label: `${bot.name}-r${run}-seq` })),
+        ),
+      );
+      bots.forEach((bot, index) => {
+        const phase = phases.get(bot);
+        if (phase) results[bot.name].push({ ...phase, sequentialMedianMs: median(sequential[index] ?? []) });
+      });
+    }
+
+    const figure = (name: 'ours' | 'bare', pick: (run: RunResult) => number) => median(results[name].map(pick));
+    const messagesPerSecond = figure('ours', (run) => run.main.messagesPerSecond);
+    const bareMessagesPerSecond = figure('bare', (run) => run.main.messagesPerSecond);
+    return {
+      messagesPerSecond,
+      p99Ms: figure('ours', (run) => run.main.p99Ms),
+      bareMessagesPerSecond,
+      bareP99Ms: figure('bare', (run) => run.main.p99Ms),
+      ratioToBare: messagesPerSecond / bareMessagesPerSecond,
+      sequentialMedianMs: figure('ours', (run) => run.sequentialMedianMs),
+      bareSequentialMedianMs: figure('bare', (run) => run.sequentialMedianMs),
+      concurrent50MessagesPerSecond: figure('ours', (run) => run.concurrent.messagesPerSecond),
+      bareConcurrent50MessagesPerSecond: figure('bare', (run) => run.concurrent.messagesPerSecond),
+    };
+  } finally {
+    for (const bot of bots) await bot.stop();
+    await emulator.stop();
+    await model.close();
+  }
+}
+
+/** Adds the bot's warnings and errors to a failure, so a lost answer says what the bot logged. */
+async function withLogOnFailure<T>(bot: Bot, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    const problems = bot.process
+      .output()
+      .split('\n')
+      .filter((line) => /"level":(40|50|60)/.test(line))
+      .slice(-5)
+      .join('\n');
+    const { exitCode, signalCode } = bot.process.child;
+    const state = exitCode === null && signalCode === null ? 'still running' : `exited (code ${exitCode}, signal ${signalCode})`;
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (${bot.name} bot ${state}; its last warnings: ${problems || 'none'})`);
+  }
+}
+
+type RunResult = { readonly main: PhaseResult; readonly concurrent: PhaseResult; readonly sequentialMedianMs: number };
+
+async function startOurs(emulator: TelegramEmulator, modelUrl: string, allowed: readonly number[]): Promise<Bot> {
+  const { environment, dataDir } = createAgentEnvironment({
+    modelUrl,
+    extra: { TELEGRAM_BOT_TOKEN: oursToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: allowed.join(',') },
+  });
+  const started = await spawnReadyProcess({ script: compiledScript('src/app/main.js'), args: ['start'], environment, cwd: repositoryRoot, readyText, timeoutMs: 60_000 });
+  const load = createTelegramLoad(emulator, oursToken);
+  return {
+    name: 'ours',
+    load,
+    process: started,
+    async stop() {
+      load.close();
+      await started.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function startBare(emulator: TelegramEmulator): Promise<Bot> {
+  const started = await spawnReadyProcess({
+    script: compiledScript('test/bench/bare-echo-bot.js'),
+    environment: { ...process.env, BENCH_TELEGRAM_TOKEN: bareToken, BENCH_TELEGRAM_API_ROOT: emulator.apiRoot },
+    cwd: repositoryRoot,
+    readyText: 'bare bot ready',
+    timeoutMs: 30_000,
+  });
+  const load = createTelegramLoad(emulator, bareToken);
+  return {
+    name: 'bare',
+    load,
+    process: started,
+    async stop() {
+      load.close();
+      await started.stop();
+    },
+  };
+}
