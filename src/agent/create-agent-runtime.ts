@@ -110,6 +110,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       visibleTools: deps.visibleToolsFor(event.channel),
       approvedActions: [],
       services: deps.servicesFor({ sessionKey: event.sessionKey, target, userId }),
+      traceStartedHere: true,
     };
   }
 

@@ -59,6 +59,7 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       visibleTools: input.scope.visibleTools,
       approvedActions: input.scope.approvedActions,
       services: input.scope.services,
+      traceStartedHere: input.scope.traceStartedHere,
     });
     const remaining = input.calls.slice(index + 1);
     if (outcome.kind === 'approval-required') {

@@ -96,5 +96,7 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn, approved
     visibleTools: deps.visibleToolsFor(suspended.target.channel),
     approvedActions,
     services: deps.servicesFor({ sessionKey: suspended.sessionKey, target: suspended.target, userId: suspended.userId }),
+    // The turn may have begun in another process before a restart: its side effects are looked up in the store.
+    traceStartedHere: false,
   };
 }

@@ -20,4 +20,6 @@ export type TurnScope = {
   /** Argument hashes approved for this turn; grows as decisions arrive. */
   readonly approvedActions: readonly string[];
   readonly services: ToolServices;
+  /** The turn began in this process (not resumed from the store): see ExecutionRequest.traceStartedHere. */
+  readonly traceStartedHere: boolean;
 };

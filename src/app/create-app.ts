@@ -81,7 +81,7 @@ export type App = {
 export async function createApp(options: AppOptions): Promise<{ ok: true; app: App } | { ok: false; error: string }> {
   const { config, logger } = options;
   const now = options.now ?? (() => new Date());
-  const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : createModel(config);
+  const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
 
   const store = await createStore({ url: config.storage.url, dataDir: config.storage.dataDir });

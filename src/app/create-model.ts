@@ -1,5 +1,3 @@
-import { createAnthropicProvider } from '../agent/providers/anthropic/index.js';
-import { createOpenAiProvider } from '../agent/providers/openai/index.js';
 import { createResilientModel } from '../agent/resilient-model.js';
 import type { ModelPort } from '../agent/model-port.js';
 import type { Config } from '../config/config-schema.js';
@@ -16,15 +14,18 @@ export function endpointProblem(endpoint: Endpoint): string | undefined {
   return isDefaultHost && !endpoint.apiKey ? 'OPENAI_API_KEY is not set' : undefined;
 }
 
-function createProvider(endpoint: Endpoint, name: string): ModelPort {
+/** Builds one provider, importing its SDK only now: an unused SDK costs nothing at start-up. */
+async function createProvider(endpoint: Endpoint, name: string): Promise<ModelPort> {
   if (endpoint.provider === 'anthropic') {
+    const { createAnthropicProvider } = await import('../agent/providers/anthropic/index.js');
     return createAnthropicProvider({ name, apiKey: endpoint.apiKey ?? '', baseUrl: endpoint.baseUrl, model: endpoint.name, timeoutMs: endpoint.timeoutMs });
   }
+  const { createOpenAiProvider } = await import('../agent/providers/openai/index.js');
   return createOpenAiProvider({ name, apiKey: endpoint.apiKey ?? '', baseUrl: endpoint.baseUrl, model: endpoint.name, timeoutMs: endpoint.timeoutMs, stream: endpoint.stream });
 }
 
 /** The configured model with retries and failover, or one sentence saying what to set. */
-export function createModel(config: Config): { ok: true; model: ModelPort; names: readonly string[] } | { ok: false; error: string } {
+export async function createModel(config: Config): Promise<{ ok: true; model: ModelPort; names: readonly string[] } | { ok: false; error: string }> {
   const endpoints = [config.model.primary, config.model.fallback].filter((endpoint): endpoint is Endpoint => endpoint !== undefined);
   const usable = endpoints.filter((endpoint) => endpointProblem(endpoint) === undefined);
   if (usable.length === 0) {
@@ -34,6 +35,6 @@ export function createModel(config: Config): { ok: true; model: ModelPort; names
         'No model is configured: set OPENAI_API_KEY (or OPENAI_BASE_URL for a local OpenAI-compatible server such as Ollama), or ANTHROPIC_API_KEY. See config/.env.example.',
     };
   }
-  const providers = usable.map((endpoint, index) => createProvider(endpoint, `${endpoint.provider}:${endpoint.name}${index === 0 ? '' : ' (fallback)'}`));
+  const providers = await Promise.all(usable.map((endpoint, index) => createProvider(endpoint, `${endpoint.provider}:${endpoint.name}${index === 0 ? '' : ' (fallback)'}`)));
   return { ok: true, model: createResilientModel({ providers, retries: config.model.retries }), names: providers.map((provider) => provider.name) };
 }

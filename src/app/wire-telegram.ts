@@ -25,6 +25,7 @@ export async function wireTelegram(context: ChannelContext): Promise<WiredChanne
     groups: telegram.groups,
     sessionPerUser: telegram.sessionPerUser,
     streaming: telegram.streaming,
+    limits: telegram.limits,
     messages: context.messagesFor('telegram'),
     logger: context.logger,
     store: context.store,

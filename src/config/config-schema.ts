@@ -31,6 +31,15 @@ const telegramSchema = z.strictObject({
   groups: commaList.default([]).describe('Group chat ids the bot answers in (when mentioned).'),
   sessionPerUser: flexibleBoolean.default(false).describe('In groups, one session per user instead of one per group.'),
   streaming: flexibleBoolean.default(false).describe('Edit one draft message in place while the model writes.'),
+  limits: z
+    .strictObject({
+      perChatPerSecond: z.coerce.number().positive().default(1),
+      perChatBurst: z.coerce.number().int().min(1).default(3),
+      perGroupPerMinute: z.coerce.number().positive().default(20),
+      globalPerSecond: z.coerce.number().positive().default(30),
+    })
+    .prefault({})
+    .describe("Send limits; the defaults are Telegram's own. Raise them only for a local Bot API server."),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
 });
 

@@ -93,7 +93,7 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
 
   const idempotencyKey = input.idempotencyKey(validInput);
   if (tool.sideEffects) {
-    const earlier = await options.replayGuard.find(idempotencyKey);
+    const earlier = await options.replayGuard.find(idempotencyKey, { memoryOnly: request.traceStartedHere === true });
     if (earlier) {
       const replayed = { ...earlier, metadata: { ...earlier.metadata, replayed: true } };
       return finish(tool.name, replayed, { arguments: validInput, approvalSource: 'replay-guard' });

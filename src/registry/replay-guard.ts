@@ -3,7 +3,8 @@ import type { ToolResult } from './tool-outcome.js';
 
 /** Remembers side-effect results by idempotency key so a replayed call returns the first result instead of acting twice. */
 export interface ReplayGuard {
-  find(key: string): Promise<ToolResult | undefined>;
+  /** The first result for this key; `memoryOnly` skips the store when no earlier process can have recorded the key. */
+  find(key: string, options?: { readonly memoryOnly?: boolean }): Promise<ToolResult | undefined>;
   remember(key: string, result: ToolResult): Promise<void>;
 }
 
@@ -23,12 +24,13 @@ export function createReplayGuard(options: { readonly store?: KeyValueNamespace<
   }
 
   return {
-    async find(key) {
+    async find(key, findOptions = {}) {
       const cached = recent.get(key);
       if (cached) {
         touch(key, cached);
         return cached;
       }
+      if (findOptions.memoryOnly) return undefined;
       const stored = await options.store?.get(key);
       if (stored) touch(key, stored);
       return stored;

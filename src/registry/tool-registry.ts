@@ -26,6 +26,11 @@ export type ExecutionRequest = Pick<
   /** Tools resolved for this session by policy (what the model was shown). */
   readonly visibleTools: ReadonlySet<string>;
   readonly signal?: AbortSignal;
+  /**
+   * True when this trace began in this process (a fresh turn, not one resumed from the store): no earlier
+   * process can have recorded its side effects, so the replay guard looks in memory only.
+   */
+  readonly traceStartedHere?: boolean;
 };
 
 /** What `execute` returns: a result for the model, or a call that waits for a person. */

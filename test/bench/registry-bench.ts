@@ -16,8 +16,10 @@ export type RegistryBenchOptions = {
 
 /** Microseconds per `ToolRegistry.execute` call of a tool that does nothing, medians over the runs. */
 export type RegistryFigures = {
-  /** A side-effect tool: validation, policy, approval gate, replay-guard lookup and record (SQLite), audit. */
+  /** A side-effect tool in a fresh turn, as most calls are: validation, policy, approval gate, replay guard (memory lookup, record to SQLite), audit. */
   readonly microsPerCall: number;
+  /** The same in a turn resumed from the store: the replay guard also looks the key up in SQLite. */
+  readonly microsPerCallResumedTurn: number;
   /** The same without side effects: no replay guard, so no store round trip. */
   readonly microsPerCallWithoutReplayGuard: number;
 };
@@ -50,21 +52,27 @@ export async function runRegistryBench(options: RegistryBenchOptions): Promise<R
   try {
     const registry = bench.app.registry;
     const withGuard: number[] = [];
+    const resumed: number[] = [];
     const withoutGuard: number[] = [];
     await timeCalls(registry, 'bench_noop', { maxCalls: options.warmupIterations, durationMs: Number.POSITIVE_INFINITY, label: 'warmup' });
     await timeCalls(registry, 'bench_noop_pure', { maxCalls: options.warmupIterations, durationMs: Number.POSITIVE_INFINITY, label: 'warmup' });
     for (let run = 0; run < options.runs; run += 1) {
       withGuard.push(await timeCalls(registry, 'bench_noop', { maxCalls: Number.POSITIVE_INFINITY, durationMs: options.durationMs, label: `run${run}` }));
+      resumed.push(await timeCalls(registry, 'bench_noop', { maxCalls: Number.POSITIVE_INFINITY, durationMs: options.durationMs, label: `resumed${run}`, resumedTurn: true }));
       withoutGuard.push(await timeCalls(registry, 'bench_noop_pure', { maxCalls: Number.POSITIVE_INFINITY, durationMs: options.durationMs, label: `run${run}` }));
     }
-    return { microsPerCall: median(withGuard), microsPerCallWithoutReplayGuard: median(withoutGuard) };
+    return { microsPerCall: median(withGuard), microsPerCallResumedTurn: median(resumed), microsPerCallWithoutReplayGuard: median(withoutGuard) };
   } finally {
     await bench.stop();
   }
 }
 
 /** Microseconds per call over sequential calls (until `durationMs` or `maxCalls`); every call has its own id, so none is a replay. */
-async function timeCalls(registry: ToolRegistry, toolName: string, options: { readonly maxCalls: number; readonly durationMs: number; readonly label: string }): Promise<number> {
+async function timeCalls(
+  registry: ToolRegistry,
+  toolName: string,
+  options: { readonly maxCalls: number; readonly durationMs: number; readonly label: string; readonly resumedTurn?: boolean },
+): Promise<number> {
   const { label } = options;
   const target = { channel: 'telegram', chatId: '4242' };
   const visibleTools = new Set([toolName]);
@@ -81,6 +89,8 @@ async function timeCalls(registry: ToolRegistry, toolName: string, options: { re
     visibleTools,
     approvedActions: [],
     services: unusedServices,
+    // The runtime sets this for every turn that began in this process; resumed turns check the store too.
+    traceStartedHere: options.resumedTurn !== true,
   });
   const started = performance.now();
   let calls = 0;

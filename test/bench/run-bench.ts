@@ -63,8 +63,9 @@ if (startup) notes.push(`startup.readyMs: spawn of \`node dist/src/app/main.js s
 
 const registry = await attempt('registry (no-op tool through ToolRegistry.execute)', () => runRegistryBench({ runs: plan.runs, durationMs: plan.registryMs, warmupIterations: 300 }));
 if (registry) {
+  details['registry.microsPerCallResumedTurn'] = round(registry.microsPerCallResumedTurn, 1);
   details['registry.microsPerCallWithoutReplayGuard'] = round(registry.microsPerCallWithoutReplayGuard, 1);
-  notes.push(`registry.microsPerCall: a side-effect no-op tool, calls one after another for ${plan.registryMs} ms per run, ${runsNote(plan.runs)}; includes the replay guard's store lookup and record (SQLite). microsPerCallWithoutReplayGuard: the same tool without side effects.`);
+  notes.push(`registry.microsPerCall: a side-effect no-op tool, calls one after another for ${plan.registryMs} ms per run, ${runsNote(plan.runs)}; in a fresh turn, as the runtime runs most calls: the replay guard looks in memory and records to SQLite. microsPerCallResumedTurn: the same in a turn resumed from the store, where the guard also reads SQLite. microsPerCallWithoutReplayGuard: the same tool without side effects.`);
 }
 
 const pipeline = await attempt('pipeline (bus, agent loop, registry, store; instant model)', () =>

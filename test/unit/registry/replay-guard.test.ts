@@ -41,6 +41,19 @@ describe('createReplayGuard', () => {
     await store.close();
   });
 
+  it('looks in memory only when asked (a trace that began in this process), and in the store otherwise', async () => {
+    folder = createTemporaryFolder('replay-memory-only');
+    const store = await createStore({ dataDir: folder.path });
+    const space = store.namespace<ToolResult>('idempotency');
+    await createReplayGuard({ store: space }).remember('earlier-process', ok('done before the restart'));
+    const restarted = createReplayGuard({ store: space });
+    expect(await restarted.find('earlier-process', { memoryOnly: true })).toBeUndefined();
+    expect(await restarted.find('earlier-process')).toEqual(ok('done before the restart'));
+    await restarted.remember('this-process', ok('done now'));
+    expect(await restarted.find('this-process', { memoryOnly: true })).toEqual(ok('done now'));
+    await store.close();
+  });
+
   it('lets stored results expire after the ttl', async () => {
     folder = createTemporaryFolder('replay-ttl');
     const store = await createStore({ dataDir: folder.path });

@@ -62,6 +62,7 @@ export function scopeFor(visible: Iterable<string>, overrides: Partial<TurnScope
     visibleTools: new Set(visible),
     approvedActions: [],
     services: untouchedServices,
+    traceStartedHere: true,
     ...overrides,
   };
 }
