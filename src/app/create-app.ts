@@ -130,6 +130,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     network: config.tools.network,
     capabilityRules: config.tools.capabilityRules,
     credentials: config.tools.credentials,
+    onBackgroundError: (error, what) => logger.warn({ err: error }, `failed ${what}`),
   });
   if (!registryResult.ok) {
     await store.close();

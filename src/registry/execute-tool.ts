@@ -126,7 +126,11 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
     await new Promise((resolve) => setTimeout(resolve, options.backoffMs?.(attempt) ?? Math.min(200 * 2 ** (attempt - 1), 5000)));
   }
 
-  if (tool.sideEffects && result.ok) await options.replayGuard.remember(idempotencyKey, result);
+  if (tool.sideEffects && result.ok) {
+    // Memory has it at once, which catches a replay in this process; the store write, there for replays after a
+    // restart, goes on in the background like the audit log's, so it never adds a disk round trip to the call.
+    options.replayGuard.remember(idempotencyKey, result).catch((error: unknown) => options.onBackgroundError?.(error, 'recording an idempotency key'));
+  }
   return finish(tool.name, result, { arguments: validInput, attempts: attempt, approvalSource });
 }
 

@@ -5,6 +5,7 @@ import type { ToolResult } from './tool-outcome.js';
 export interface ReplayGuard {
   /** The first result for this key; `memoryOnly` skips the store when no earlier process can have recorded the key. */
   find(key: string, options?: { readonly memoryOnly?: boolean }): Promise<ToolResult | undefined>;
+  /** Remembers at once in memory; the promise settles when the store has it too. */
   remember(key: string, result: ToolResult): Promise<void>;
 }
 

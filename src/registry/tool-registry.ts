@@ -66,6 +66,8 @@ export type ToolRegistryOptions = {
   readonly network: 'public-only' | 'allow' | 'deny';
   readonly capabilityRules?: CapabilityRules;
   readonly credentials?: Readonly<Record<string, Readonly<Record<string, string>>>>;
+  /** Told about failures of work the registry does in the background (persisting idempotency keys). */
+  readonly onBackgroundError?: (error: unknown, what: string) => void;
   /** Wait between retries; injectable so tests do not sleep. */
   readonly backoffMs?: (attempt: number) => number;
 };
