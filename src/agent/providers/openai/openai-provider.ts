@@ -20,7 +20,7 @@ export type OpenAiProviderOptions = {
   readonly model: string;
   /** Longest wait for the response and, when streaming, between two chunks; defaults to 60 000. */
   readonly timeoutMs?: number;
-  /** Streams the answer (and calls `onTextDelta`); defaults to true. */
+  /** Streams the answer when the request asks for text as it comes (`onTextDelta`); defaults to true. */
   readonly stream?: boolean;
   /** Default max output tokens; a request's `maxTokens` overrides it. */
   readonly maxTokens?: number;
@@ -58,7 +58,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
     };
     const idle = createIdleTimeout(timeoutMs, request.signal);
     try {
-      if (stream) {
+      // Streaming costs parsing many chunks; it only pays off when someone shows the text as it comes.
+      if (stream && request.onTextDelta !== undefined) {
         const chunks = await client.chat.completions.create({ ...body, stream: true }, { signal: idle.signal });
         const answer = await accumulateOpenAiStream(chunks, {
           onChunk: idle.touch,

@@ -76,8 +76,9 @@ describe('createOpenAiProvider over the scripted server', () => {
         { id: 'call_def', name: 'get_weather', arguments: rawArguments },
       ],
     });
-    const result = await provider().complete({ messages: hello, tools: [weatherTool] });
+    const result = await provider().complete({ messages: hello, tools: [weatherTool], onTextDelta: () => undefined });
 
+    expect(server.requests[0]?.body?.stream).toBe(true);
     expect(answerOf(result)).toEqual({
       text: 'Let me check.',
       toolCalls: [
@@ -89,6 +90,13 @@ describe('createOpenAiProvider over the scripted server', () => {
     expect(server.requests[0]?.body?.tools).toEqual([
       { type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.parameters } },
     ]);
+  });
+
+  it('does not stream when nobody reads the text as it comes', async () => {
+    server.enqueue({ text: 'Hello there, friend.' });
+    const result = await provider().complete({ messages: hello, tools: [] });
+    expect(answerOf(result).text).toBe('Hello there, friend.');
+    expect(server.requests[0]?.body?.stream).not.toBe(true);
   });
 
   it('reads tool calls from a non-streamed answer', async () => {
