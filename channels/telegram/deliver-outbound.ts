@@ -36,9 +36,13 @@ const sentTextTtlMs = 8 * 24 * 60 * 60 * 1000;
 const callbackAnswerLimit = 200;
 
 /** Creates the outbound side of the channel. */
+/** How long to stop sending typing indicators after the server showed it does not have sendChatAction. */
+const typingRetryAfterMs = 10 * 60 * 1000;
+
 export function createOutboundDelivery(options: OutboundDeliveryOptions): OutboundDelivery {
   const { messages, transport, text } = options;
   const pressedQuestions = new Map<string, PressedQuestion>();
+  let typingUnsupportedUntil = 0;
 
   async function reply(event: ReplySent): Promise<Delivery> {
     if (event.kind === 'progress') {
@@ -105,6 +109,7 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
   }
 
   async function typing(target: OutboundEvent['target']): Promise<Delivery> {
+    if (typingUnsupportedUntil > Date.now()) return { ok: false, error: 'sendChatAction is not supported by this Bot API server', retryable: false };
     const result = await transport.call(
       'sendChatAction',
       { chat_id: target.chatId, action: 'typing', ...(target.threadId === undefined ? {} : { message_thread_id: Number(target.threadId) }) },
@@ -112,6 +117,11 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
     );
     // Some Bot API servers (and the emulator) do not have sendChatAction; a missing indicator never matters.
     if (!result.ok) options.logger.trace({ error: result.error }, 'typing indicator not shown');
+    // A server without the method (the emulator, some local Bot API servers) answers 404 or 500 every time:
+    // stop asking for a while rather than spend a request on every turn.
+    if (!result.ok && (result.failure.kind === 'server' || (result.failure.kind === 'refused' && result.failure.status === 404))) {
+      typingUnsupportedUntil = Date.now() + typingRetryAfterMs;
+    }
     return result.ok ? { ok: true } : { ok: false, error: result.error, retryable: false };
   }
 

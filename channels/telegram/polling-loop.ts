@@ -93,19 +93,25 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       failures = 0;
       inConflict = false;
       const updates = (Array.isArray(result.value) ? result.value : []).slice().sort((left, right) => updateIdOf(left) - updateIdOf(right));
+      const storedOffset = offset;
+      let closed = false;
       for (const update of updates) {
         const outcome = await options.dispatch(update).catch((error: unknown) => {
           // A bug on one update must not block every update behind it: log it and move on.
           logger.error({ err: error, updateId: updateIdOf(update) }, 'telegram update could not be dispatched');
           return 'invalid' as const;
         });
-        if (outcome === 'closed') return;
-        const id = updateIdOf(update);
-        if (Number.isFinite(id) && (offset === undefined || id + 1 > offset)) {
-          offset = id + 1;
-          await options.offsets.set(options.offsetKey, offset);
+        if (outcome === 'closed') {
+          closed = true;
+          break;
         }
+        const id = updateIdOf(update);
+        if (Number.isFinite(id) && (offset === undefined || id + 1 > offset)) offset = id + 1;
       }
+      // Stored once per batch, after its updates were dispatched: a crash mid-batch re-delivers the batch,
+      // and the persisted dedupe drops the updates that already ran.
+      if (offset !== storedOffset && offset !== undefined) await options.offsets.set(options.offsetKey, offset);
+      if (closed) return;
       if (updates.length === 0 && Date.now() - started < 1000) await pause(idleSleepMs);
     }
   }

@@ -129,7 +129,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     sessionPerUser: options.sessionPerUser,
     bot: async () => bot ?? identify(),
     emit: () => emitter,
-    dedupe: createUpdateDedupe({ store: options.store.namespace<number[]>('telegram-updates'), key: botKey }),
+    dedupe: createUpdateDedupe({ store: options.store.namespace<number>('telegram-updates'), key: botKey }),
     strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
     messages,
     transport,
