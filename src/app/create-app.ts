@@ -18,6 +18,7 @@ import type { Config } from '../config/config-schema.js';
 import type { Channel, ChannelStatus } from '../events/channel.js';
 import { messagesFor as catalogue, type Locale } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
+import { traceContext } from '../logging/trace-context.js';
 import { createUrlChecker } from '../policy/network-policy.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import type { ToolDefinition } from '../registry/define-tool.js';
@@ -201,7 +202,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     const started = performance.now();
     let failed = false;
     try {
-      await runtime.handle(event);
+      await traceContext.run({ traceId: event.traceId, sessionKey: event.sessionKey }, () => runtime.handle(event));
     } catch (error) {
       failed = true;
       throw error;

@@ -1,5 +1,6 @@
 import { type DestinationStream, type Logger, pino } from 'pino';
 import { maskSecretText } from './mask-secrets.js';
+import { traceContext } from './trace-context.js';
 
 /** Options for the process logger. */
 export type LoggerOptions = {
@@ -25,6 +26,8 @@ export async function createLogger(options: LoggerOptions): Promise<Logger> {
   const secrets = options.secrets ?? [];
   const pinoOptions = {
     level: options.level,
+    // Every line written while a turn runs carries its trace id, whichever module wrote it.
+    mixin: () => traceContext.getStore() ?? {},
     redact: { paths: redactPaths, censor: '***' },
     hooks: {
       // Known secret values are scrubbed from the message text too, wherever a library put them.

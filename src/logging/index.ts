@@ -1,2 +1,3 @@
 export * from './create-logger.js';
 export * from './mask-secrets.js';
+export * from './trace-context.js';

@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { EchoError } from '../../../src/errors/echo-error.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
+import { traceContext } from '../../../src/logging/trace-context.js';
 
 const secret = 'sk-live-SECRET-123456';
 
@@ -130,5 +131,21 @@ describe('createLogger: redact paths', () => {
     logger.info('hidden');
     logger.warn('shown');
     expect(lines().map((line) => line.msg)).toEqual(['shown']);
+  });
+});
+
+describe('createLogger: trace ids', () => {
+  it('adds the running turn’s trace id and session key to every line, and nothing outside a turn', async () => {
+    const { logger, lines } = await capture();
+    logger.info('before');
+    await traceContext.run({ traceId: 'trace-42', sessionKey: 'telegram:1001' }, async () => {
+      await Promise.resolve();
+      logger.info('inside a turn');
+    });
+    logger.info('after');
+    const [before, inside, after] = lines();
+    expect(before?.traceId).toBeUndefined();
+    expect(inside).toMatchObject({ traceId: 'trace-42', sessionKey: 'telegram:1001', msg: 'inside a turn' });
+    expect(after?.traceId).toBeUndefined();
   });
 });
