@@ -1,4 +1,4 @@
-import { createId } from '../../src/events/create-id.js';
+import { createEnvelope } from '../../src/events/create-envelope.js';
 import type { MessageReceived } from '../../src/events/inbound-event.js';
 import { createSessionKey } from '../../src/events/session-key.js';
 
@@ -11,17 +11,9 @@ export const cliUserId = 'local';
 export function lineToEvent(line: string, options: { readonly userName: string; readonly now: Date }): MessageReceived | undefined {
   const text = line.trim();
   if (text === '') return undefined;
-  const id = createId();
   return {
     type: 'message-received',
-    id,
-    traceId: id,
-    at: options.now.toISOString(),
-    channel: 'cli',
-    chatId: cliChatId,
-    sessionKey: createSessionKey({ channel: 'cli', chatId: cliChatId }),
-    origin: 'user',
-    unattended: false,
+    ...createEnvelope({ channel: 'cli', chatId: cliChatId, sessionKey: createSessionKey({ channel: 'cli', chatId: cliChatId }), origin: 'user', now: options.now }),
     sender: { id: cliUserId, displayName: options.userName },
     text,
     media: [],

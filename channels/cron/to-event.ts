@@ -1,3 +1,4 @@
+import { createEnvelope } from '../../src/events/create-envelope.js';
 import type { ScheduleFired } from '../../src/events/inbound-event.js';
 import type { ScheduledJob } from '../../src/scheduling/scheduled-job.js';
 
@@ -15,15 +16,15 @@ export function jobIdOfSession(sessionKey: string): string | undefined {
 export function jobToEvent(job: ScheduledJob, options: { readonly eventId: string; readonly now: Date }): ScheduleFired {
   return {
     type: 'schedule-fired',
-    id: options.eventId,
-    traceId: options.eventId,
-    at: options.now.toISOString(),
-    channel: job.target.channel,
-    chatId: job.target.chatId,
-    threadId: job.target.threadId,
-    sessionKey: jobSessionKey(job.id),
-    origin: 'schedule',
-    unattended: true,
+    ...createEnvelope({
+      id: options.eventId,
+      channel: job.target.channel,
+      chatId: job.target.chatId,
+      threadId: job.target.threadId,
+      sessionKey: jobSessionKey(job.id),
+      origin: 'schedule',
+      now: options.now,
+    }),
     jobId: job.id,
     prompt: job.prompt,
     approvedContentHash: job.approvedContentHash,

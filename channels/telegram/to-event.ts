@@ -1,4 +1,4 @@
-import { createId } from '../../src/events/create-id.js';
+import { createEnvelope } from '../../src/events/create-envelope.js';
 import type { ActionClicked, MediaReference, MessageReceived, Quote } from '../../src/events/inbound-event.js';
 import type { Sender } from '../../src/events/sender.js';
 import { createSessionKey } from '../../src/events/session-key.js';
@@ -80,21 +80,19 @@ function messageToEvent(update: TelegramUpdate, message: TelegramMessage, contex
     const hasContent = media.length > 0 || unreadableKinds.some((kind) => message[kind] !== undefined);
     return hasContent ? { kind: 'unsupported', source, messageId, threadId } : { kind: 'ignored', reason: 'no text (a service message)' };
   }
-  const id = createId();
   const event: MessageReceived = {
     type: 'message-received',
-    id,
-    traceId: id,
-    at: context.now.toISOString(),
-    channel: 'telegram',
-    chatId,
-    sessionKey: telegramSessionKey(chatId, senderId, isGroup, context.sessionPerUser),
     // Trust flags are ours: a person typed this, and a person is there to approve.
-    origin: 'user',
-    unattended: false,
-    messageId,
-    ...(threadId === undefined ? {} : { threadId }),
-    raw: update,
+    ...createEnvelope({
+      channel: 'telegram',
+      chatId,
+      sessionKey: telegramSessionKey(chatId, senderId, isGroup, context.sessionPerUser),
+      origin: 'user',
+      now: context.now,
+      messageId,
+      threadId,
+      raw: update,
+    }),
     sender: toSender(message.from),
     text,
     media,
@@ -113,20 +111,18 @@ function callbackToEvent(update: TelegramUpdate, query: TelegramCallbackQuery, c
   const source: UpdateSource = { chatId, senderId, isGroup, mentioned: true };
   const action = parseCallbackData(query.data);
   if (!action) return { kind: 'unknown-button', source, callbackQueryId: query.id };
-  const id = createId();
   const threadId = query.message?.message_thread_id;
   const event: ActionClicked = {
     type: 'action-clicked',
-    id,
-    traceId: id,
-    at: context.now.toISOString(),
-    channel: 'telegram',
-    chatId,
-    sessionKey: telegramSessionKey(chatId, senderId, isGroup, context.sessionPerUser),
-    origin: 'user',
-    unattended: false,
-    ...(threadId === undefined ? {} : { threadId: String(threadId) }),
-    raw: update,
+    ...createEnvelope({
+      channel: 'telegram',
+      chatId,
+      sessionKey: telegramSessionKey(chatId, senderId, isGroup, context.sessionPerUser),
+      origin: 'user',
+      now: context.now,
+      threadId: threadId === undefined ? undefined : String(threadId),
+      raw: update,
+    }),
     sender: toSender(query.from),
     action: action.kind,
     actionId: action.kind === 'approval' ? action.approvalId : action.questionId,

@@ -1,3 +1,4 @@
+import { createEnvelope } from '../../src/events/create-envelope.js';
 import type { MessageReceived } from '../../src/events/inbound-event.js';
 import { createSessionKey } from '../../src/events/session-key.js';
 import type { MessageRequest } from './message-request.js';
@@ -10,14 +11,7 @@ export function requestToEvent(request: MessageRequest, options: { readonly runI
   const senderId = request.senderId ?? defaultWebhookSenderId;
   return {
     type: 'message-received',
-    id: options.runId,
-    traceId: options.runId,
-    at: options.now.toISOString(),
-    channel: 'webhook',
-    chatId: request.chatId,
-    sessionKey: createSessionKey({ channel: 'webhook', chatId: request.chatId }),
-    origin: 'webhook',
-    unattended: true,
+    ...createEnvelope({ id: options.runId, channel: 'webhook', chatId: request.chatId, sessionKey: createSessionKey({ channel: 'webhook', chatId: request.chatId }), origin: 'webhook', now: options.now }),
     sender: { id: senderId, displayName: `webhook ${senderId}` },
     text: request.text,
     media: [],

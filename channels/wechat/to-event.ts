@@ -1,4 +1,4 @@
-import { createId } from '../../src/events/create-id.js';
+import { createEnvelope } from '../../src/events/create-envelope.js';
 import type { MessageReceived } from '../../src/events/inbound-event.js';
 import { createSessionKey } from '../../src/events/session-key.js';
 import type { WechatMessageData } from './wechat-message-data.js';
@@ -9,25 +9,23 @@ export const wechatChannelName = 'wechat';
 /** Turns an allowed WeChat text message into a message event: the chat is the room or the contact. Pure but for the new event id. */
 export function toEvent(data: WechatMessageData, options: { readonly now: Date }): MessageReceived {
   const chatId = data.room?.id ?? data.talker.id;
-  const id = createId();
   return {
     type: 'message-received',
-    id,
-    traceId: id,
-    at: options.now.toISOString(),
-    channel: wechatChannelName,
-    chatId,
-    sessionKey: createSessionKey({ channel: wechatChannelName, chatId }),
     // Trust flags are ours to set: a WeChat message is a person typing, with a person watching.
-    origin: 'user',
-    unattended: false,
-    messageId: data.messageId,
+    ...createEnvelope({
+      channel: wechatChannelName,
+      chatId,
+      sessionKey: createSessionKey({ channel: wechatChannelName, chatId }),
+      origin: 'user',
+      now: options.now,
+      messageId: data.messageId,
+      raw: data,
+    }),
     sender: { id: data.talker.id, displayName: displayNameOf(data.talker) },
     text: data.text.trim(),
     media: [],
     isGroup: data.room !== undefined,
     mentioned: data.room === undefined ? true : data.mentionsBot,
-    raw: data,
   };
 }
 

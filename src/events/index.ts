@@ -1,6 +1,7 @@
 export * from './approval-card.js';
 export * from './channel.js';
 export * from './assert-never.js';
+export * from './create-envelope.js';
 export * from './create-id.js';
 export * from './http-route.js';
 export * from './inbound-event.js';
