@@ -32,6 +32,8 @@ export type ExecuteCallsInput = {
   /** Counts of identical calls made so far in this turn, keyed by name and canonical arguments. */
   readonly repeats: Map<string, number>;
   readonly logger: Logger;
+  /** The turn's deadline: tools are aborted with it. */
+  readonly signal?: AbortSignal;
 };
 
 /** Runs a batch of tool calls in order through the registry, stopping at the first that must wait for a person. */
@@ -60,6 +62,7 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       approvedActions: input.scope.approvedActions,
       services: input.scope.services,
       traceStartedHere: input.scope.traceStartedHere,
+      signal: input.signal,
     });
     const remaining = input.calls.slice(index + 1);
     if (outcome.kind === 'approval-required') {

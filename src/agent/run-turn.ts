@@ -21,6 +21,8 @@ export type RunTurnInput = {
   /** The conversation so far, ending with what this turn answers. */
   readonly messages: readonly ChatMessage[];
   readonly maxIterations: number;
+  /** Aborts model calls and tools when the turn has run too long. */
+  readonly signal?: AbortSignal;
   readonly onTextDelta?: (delta: string) => void;
   /** Called before each model call, so a streamed draft starts over with the new answer. */
   readonly onModelCall?: () => void;
@@ -39,13 +41,13 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration += 1) {
     input.onModelCall?.();
-    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta });
+    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal });
     if (!result.ok) return { status: 'model-failed', failure: result.failure, newMessages: added };
     const { text, toolCalls } = result.answer;
     added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
     if (toolCalls.length === 0) return { status: 'completed', text, newMessages: added };
 
-    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger });
+    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger, signal: input.signal });
     added.push(...batch.results);
     if (batch.suspension) {
       added.push(...input.placeholders(batch.suspension));
@@ -54,7 +56,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   }
 
   input.logger.info({ traceId: input.scope.traceId, maxIterations: input.maxIterations }, 'iteration limit reached; forcing a final answer');
-  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [] });
+  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [], signal: input.signal });
   if (!final.ok) return { status: 'model-failed', failure: final.failure, newMessages: added };
   added.push({ role: 'assistant', content: final.answer.text });
   return { status: 'completed', text: final.answer.text, newMessages: added };

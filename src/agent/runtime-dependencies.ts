@@ -34,6 +34,8 @@ export type RuntimeDependencies = {
   readonly systemPrompt: string;
   readonly timezone: string;
   readonly maxIterations: number;
+  /** Longest a turn may run before its model calls and tools are aborted and the user is told. */
+  readonly turnTimeoutMs: number;
   readonly botName: string;
   readonly messagesFor: (channel: string) => Messages;
   readonly visibleToolsFor: (channel: string) => ReadonlySet<string>;

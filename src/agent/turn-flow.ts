@@ -30,6 +30,9 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
   const messages = deps.messagesFor(scope.channel);
   const typing = startTyping(deps, scope);
   const suspensionId = createShortId();
+  // A turn that runs too long (a slow model, many tool calls) gives its session lane back.
+  const deadline = new AbortController();
+  const deadlineTimer = setTimeout(() => deadline.abort(), deps.turnTimeoutMs);
   try {
     const history = await deps.history.load(scope.sessionKey);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
@@ -42,6 +45,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }),
       messages: [...history, ...newMessages],
       maxIterations: deps.maxIterations,
+      signal: deadline.signal,
       onTextDelta: streaming
         ? (delta) => {
             draft += delta;
@@ -68,13 +72,14 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
         return;
       case 'model-failed': {
         deps.logger.warn({ traceId: scope.traceId, failure: outcome.failure }, 'model call failed');
-        const text = messages.modelUnavailable(describeFailure(outcome.failure.kind));
+        const text = deadline.signal.aborted ? messages.turnTimedOut : messages.modelUnavailable(describeFailure(outcome.failure.kind));
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'failed', text, delivery });
         return;
       }
     }
   } finally {
+    clearTimeout(deadlineTimer);
     typing.stop();
   }
 }

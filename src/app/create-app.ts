@@ -185,6 +185,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       systemPrompt: config.agent.systemPrompt,
       timezone: config.agent.timezone,
       maxIterations: config.agent.maxIterations,
+      turnTimeoutMs: config.agent.turnTimeoutMs,
       botName: config.agent.name,
       messagesFor,
       visibleToolsFor,

@@ -83,7 +83,7 @@ export const configSchema = z.strictObject({
       locale: z.enum(['en', 'zh-CN']).default('en').describe('Language of user-facing messages.'),
       maxIterations: z.coerce.number().int().min(1).max(100).default(12).describe('Model calls per turn before a forced final answer.'),
       historyBudgetChars: z.coerce.number().int().min(1000).default(40_000).describe('Characters of history kept per session.'),
-      turnTimeoutMs: z.coerce.number().int().positive().default(300_000),
+      turnTimeoutMs: z.coerce.number().int().positive().default(300_000).describe('Longest a turn may run before its model calls and tools are stopped.'),
     })
     .prefault({}),
   model: z

@@ -6,6 +6,7 @@ export type Messages = {
   readonly busy: string;
   readonly modelUnavailable: (detail: string) => string;
   readonly turnFailed: string;
+  readonly turnTimedOut: string;
   readonly sessionReset: string;
   readonly help: (botName: string) => string;
   readonly greeting: (botName: string) => string;
@@ -66,6 +67,7 @@ const en: Messages = {
   busy: 'I am busy right now and could not take your message. Please send it again in a moment.',
   modelUnavailable: (detail) => `I could not reach the model (${detail}). Please try again in a moment.`,
   turnFailed: 'Something went wrong while I worked on that. Please try again.',
+  turnTimedOut: 'That took too long, so I stopped. Please try again, perhaps with a smaller request.',
   sessionReset: 'Started a fresh conversation. Earlier messages are forgotten.',
   help: (botName) =>
     [
@@ -138,6 +140,7 @@ const zhCN: Messages = {
   busy: '我现在很忙，没能接收你的消息。请稍后再发一次。',
   modelUnavailable: (detail) => `无法连接模型（${detail}）。请稍后再试。`,
   turnFailed: '处理时出了点问题，请再试一次。',
+  turnTimedOut: '处理时间太长，已停止。请再试一次，或把请求拆小一些。',
   sessionReset: '已开始新的对话，之前的消息已清除。',
   help: (botName) =>
     [
