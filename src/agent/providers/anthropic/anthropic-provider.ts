@@ -36,6 +36,8 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
     timeout: timeoutMs,
     // The resilient model owns retries; SDK retries would multiply them.
     maxRetries: 0,
+    // This SDK sends the key as a bearer token; Anthropic-compatible gateways often read only x-api-key.
+    defaultHeaders: options.apiKey === '' ? {} : { 'x-api-key': options.apiKey },
   });
 
   async function complete(request: ModelRequest): Promise<ModelResult> {

@@ -33,6 +33,11 @@ describe('createAnthropicProvider over the scripted server', () => {
   const provider = (overrides: Partial<Parameters<typeof createAnthropicProvider>[0]> = {}) =>
     createAnthropicProvider({ apiKey: 'sk-ant-secret', baseUrl: server.origin, model: 'claude-test', ...overrides });
 
+  it('sends the key as x-api-key too, which Anthropic-compatible gateways read', async () => {
+    answerOf(await provider().complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }));
+    expect(server.requests[0]?.headers['x-api-key']).toBe('sk-ant-secret');
+  });
+
   it('sends system messages as the system param and reads a text answer', async () => {
     const messages: ChatMessage[] = [
       { role: 'system', content: 'Be brief.' },
