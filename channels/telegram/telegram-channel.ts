@@ -90,11 +90,17 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   let loop: PollingLoop | undefined;
   const stopping = new AbortController();
 
+  let getMeFailures = 0;
   const identify = async (): Promise<BotIdentity | undefined> => {
     if (bot) return bot;
     const me = await transport.call<{ id?: number; username?: string }>('getMe', {}, { policy: 'none', timeoutMs: 10_000 });
     if (me.ok && typeof me.value?.id === 'number' && typeof me.value.username === 'string') bot = { id: me.value.id, username: me.value.username };
-    else if (!me.ok) logger.warn({ error: me.error }, 'telegram getMe failed; group mentions cannot be recognised until it works');
+    else if (!me.ok) {
+      // Said once at warn level; while the Bot API stays unreachable the polling loop reports the outage itself.
+      if (getMeFailures === 0) logger.warn({ error: me.error }, 'telegram getMe failed; group mentions cannot be recognised until it works');
+      else logger.debug({ error: me.error, attempts: getMeFailures + 1 }, 'telegram getMe failed again');
+      getMeFailures += 1;
+    }
     return bot;
   };
 
