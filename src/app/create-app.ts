@@ -261,6 +261,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));
       }
       await fileAudit.flush();
+      await registry.flush();
       await store.close();
       return { drained: result.drained };
     },

@@ -7,6 +7,8 @@ export interface ReplayGuard {
   find(key: string, options?: { readonly memoryOnly?: boolean }): Promise<ToolResult | undefined>;
   /** Remembers at once in memory; the promise settles when the store has it too. */
   remember(key: string, result: ToolResult): Promise<void>;
+  /** Waits until every record given to `remember` is in the store (before the store closes). */
+  flush(): Promise<void>;
 }
 
 /** A bounded LRU in memory, backed by the store for 24 h so a restart does not forget. */
@@ -14,6 +16,7 @@ export function createReplayGuard(options: { readonly store?: KeyValueNamespace<
   const capacity = options.capacity ?? 5000;
   const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
   const recent = new Map<string, ToolResult>();
+  const pending = new Set<Promise<void>>();
 
   function touch(key: string, result: ToolResult): void {
     recent.delete(key);
@@ -38,7 +41,17 @@ export function createReplayGuard(options: { readonly store?: KeyValueNamespace<
     },
     async remember(key, result) {
       touch(key, result);
-      await options.store?.set(key, result, ttlMs);
+      if (!options.store) return;
+      const write = options.store.set(key, result, ttlMs);
+      pending.add(write);
+      try {
+        await write;
+      } finally {
+        pending.delete(write);
+      }
+    },
+    async flush() {
+      await Promise.allSettled([...pending]);
     },
   };
 }

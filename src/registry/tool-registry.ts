@@ -54,6 +54,8 @@ export interface ToolRegistry {
   /** The JSON-Schema definitions of the tools this session may see. */
   definitions(visibleTools: ReadonlySet<string>): readonly ToolSchema[];
   execute(request: ExecutionRequest): Promise<ExecuteOutcome>;
+  /** Waits for the work it does in the background (idempotency records) to reach the store. */
+  flush(): Promise<void>;
 }
 
 /** What the registry is built from. */
@@ -99,6 +101,7 @@ export function createToolRegistry(options: ToolRegistryOptions): { ok: true; re
     definitions(visibleTools) {
       return [...schemas.entries()].filter(([name]) => visibleTools.has(name)).map(([, schema]) => schema);
     },
+    flush: () => options.replayGuard.flush(),
     async execute(request) {
       const tool = find(request.call.name);
       return executeTool({

@@ -273,7 +273,7 @@ describe('registry.execute: the replay guard', () => {
     const h = await harnessWith([message.tool]);
     const call = callOf('message', { action: 'remember' }, 'call-persisted');
     await h.registry.execute(requestFor(call, ['message']));
-    const restarted = h.reopen();
+    const restarted = await h.reopen();
     const replayed = resultOf(await restarted.execute(requestFor(call, ['message'])));
     expect(message.runs).toHaveLength(1);
     expect(replayed).toMatchObject({ ok: true, output: 'message: remember', metadata: { replayed: true } });

@@ -25,7 +25,8 @@ export type RegistryHarness = {
   readonly store: Store;
   readonly dataDir: string;
   /** A second registry over the same store (a restarted process). */
-  reopen(tools?: readonly ToolDefinition[]): ToolRegistry;
+  /** A restart: the running registry flushes what it still writes (as the app does on stop), then a new one is built. */
+  reopen(tools?: readonly ToolDefinition[]): Promise<ToolRegistry>;
   close(): Promise<void>;
 };
 
@@ -58,12 +59,16 @@ export async function createRegistryHarness(options: RegistryHarnessOptions): Pr
     if (!created.ok) throw new Error(created.error);
     return created.registry;
   };
+  const registry = build(options.tools);
   return {
-    registry: build(options.tools),
+    registry,
     audit,
     store,
     dataDir,
-    reopen: (tools) => build(tools ?? options.tools),
+    async reopen(tools) {
+      await registry.flush();
+      return build(tools ?? options.tools);
+    },
     async close() {
       await audit.flush();
       await store.close();

@@ -54,6 +54,19 @@ describe('createReplayGuard', () => {
     await store.close();
   });
 
+  it('flush waits for records written in the background, so a restart after it finds them', async () => {
+    folder = createTemporaryFolder('replay-flush');
+    const store = await createStore({ dataDir: folder.path });
+    const space = store.namespace<ToolResult>('idempotency');
+    const first = createReplayGuard({ store: space });
+    const writes = Array.from({ length: 20 }, (_, index) => first.remember(`key-${index}`, ok(`result ${index}`)));
+    await first.flush();
+    const restarted = createReplayGuard({ store: space });
+    expect(await restarted.find('key-19')).toEqual(ok('result 19'));
+    await Promise.all(writes);
+    await store.close();
+  });
+
   it('lets stored results expire after the ttl', async () => {
     folder = createTemporaryFolder('replay-ttl');
     const store = await createStore({ dataDir: folder.path });
