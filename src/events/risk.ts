@@ -1,5 +1,2 @@
 /** How much harm a tool can do, from reading to irreversible change. */
 export type Risk = 'read_only' | 'write' | 'exec' | 'dangerous';
-
-/** All risk levels, least to most harmful. */
-export const risks: readonly Risk[] = ['read_only', 'write', 'exec', 'dangerous'];
