@@ -1,11 +1,10 @@
 import type { Config } from '../../config/config-schema.js';
 import type { TelegramTokenCheck } from '../../../channels/telegram/check-telegram-token.js';
+import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from '../telegram-settings.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
 type TelegramSettings = Config['channels']['telegram'];
 
-// The same shape wire-telegram.ts accepts; a token that does not match leaves the channel off at start.
-const tokenPattern = /^\d+:[A-Za-z0-9_-]{20,}$/;
 
 /** The Telegram lines: off without a token, else what `getMe` says, plus who can reach the bot and who approves. */
 export async function checkTelegram(settings: TelegramSettings, timeoutMs: number): Promise<DoctorLine[]> {
@@ -20,20 +19,16 @@ export async function checkTelegram(settings: TelegramSettings, timeoutMs: numbe
 
 /** Why the channel stays off or cannot start, before any request: no token, a malformed one, webhook mode half set. Pure. */
 export function telegramSettingsProblem(settings: TelegramSettings): DoctorLine | undefined {
-  if (!settings.token) return doctorLine('off', 'telegram', 'off: TELEGRAM_BOT_TOKEN is not set');
-  if (!tokenPattern.test(settings.token)) return doctorLine('fail', 'telegram', 'TELEGRAM_BOT_TOKEN does not look like a bot token (123456789:AA..., from @BotFather)');
-  if (settings.mode === 'webhook' && !settings.webhookUrl) return doctorLine('fail', 'telegram', 'webhook mode needs TELEGRAM_WEBHOOK_URL (the public https URL Telegram posts to)');
-  if (settings.mode === 'webhook' && !settings.webhookSecret) return doctorLine('fail', 'telegram', 'webhook mode needs TELEGRAM_WEBHOOK_SECRET');
-  return undefined;
+  const problem = settingsProblem(settings);
+  if (!problem) return undefined;
+  return problem.unset ? doctorLine('off', 'telegram', `off: ${problem.reason}`) : doctorLine('fail', 'telegram', problem.reason);
 }
 
 /** What `getMe` said, in words: the bot's name, a refused token, or an unreachable server (its host only, never the URL). Pure. */
 export function describeTelegramToken(check: TelegramTokenCheck, settings: TelegramSettings): DoctorLine {
   const host = hostOf(settings.apiRoot);
   if (check.ok) {
-    const via = settings.mode === 'webhook' ? `webhook at ${hostOf(settings.webhookUrl ?? '')}` : `polling via ${host}`;
-    const users = `${settings.allowFrom.length} allowed user${settings.allowFrom.length === 1 ? '' : 's'}`;
-    return doctorLine('ok', 'telegram', `@${check.username} (${via}, ${users})`);
+    return doctorLine('ok', 'telegram', `@${check.username} (${describeTelegramSettings(settings)})`);
   }
   switch (check.reason) {
     case 'refused':
@@ -59,10 +54,3 @@ export function telegramWarnings(settings: TelegramSettings): DoctorLine[] {
   return lines;
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the configured address';
-  }
-}
