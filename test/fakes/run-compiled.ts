@@ -12,13 +12,19 @@ export function ensureBuilt(): void {
 /** What a finished process printed and how it exited. */
 export type ProcessResult = { readonly code: number | null; readonly stdout: string; readonly stderr: string };
 
-/** Runs `node dist/src/app/main.js <args>` from the repository root with the given environment and stdin. */
-export function runCompiled(args: readonly string[], options: { readonly environment: Readonly<Record<string, string | undefined>>; readonly input?: string; readonly timeoutMs?: number }): Promise<ProcessResult> {
+/** Runs a command from the repository root to its end, in its own process group so a hung run is taken down whole. */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { readonly environment?: Readonly<Record<string, string | undefined>>; readonly input?: string; readonly timeoutMs?: number } = {},
+): Promise<ProcessResult> {
+  const timeoutMs = options.timeoutMs ?? 30_000;
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), ...args], {
+    const child = spawn(command, args, {
       cwd: repositoryRoot,
-      env: options.environment as NodeJS.ProcessEnv,
+      env: (options.environment ?? process.env) as NodeJS.ProcessEnv,
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     });
     let stdout = '';
     let stderr = '';
@@ -29,15 +35,21 @@ export function runCompiled(args: readonly string[], options: { readonly environ
       stderr += chunk.toString('utf8');
     });
     const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`process did not exit in time; stdout so far: ${stdout}; stderr: ${stderr}`));
-    }, options.timeoutMs ?? 30_000);
-    child.on('exit', (code) => {
+      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} did not finish in ${timeoutMs / 1000} s; stdout:\n${stdout}\nstderr:\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
       clearTimeout(timer);
       resolvePromise({ code, stdout, stderr });
     });
     child.stdin.end(options.input ?? '');
   });
+}
+
+/** Runs `node dist/src/app/main.js <args>` from the repository root with the given environment and stdin. */
+export function runCompiled(args: readonly string[], options: { readonly environment: Readonly<Record<string, string | undefined>>; readonly input?: string; readonly timeoutMs?: number }): Promise<ProcessResult> {
+  return runProcess(process.execPath, [resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), ...args], options);
 }
 
 /** The environment of this process without the variables a test wants unset. */

@@ -1,34 +1,10 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { repositoryRoot } from '../../fakes/run-compiled.js';
+import { runProcess } from '../../fakes/run-compiled.js';
 
-type DemoRun = { readonly code: number | null; readonly stdout: string; readonly stderr: string };
-
-/** Runs `npm run demo` as a newcomer would, in its own process group so a hung run can be taken down whole. */
-function runDemo(timeoutMs: number): Promise<DemoRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn('npm', ['run', 'demo'], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString('utf8');
-    });
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
-      reject(new Error(`npm run demo did not finish in ${timeoutMs / 1000} s; stdout:\n${stdout}\nstderr:\n${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs `npm run demo` as a newcomer would. */
+const runDemo = (timeoutMs: number) => runProcess('npm', ['run', 'demo'], { timeoutMs });
 
 function isRunning(pid: number): boolean {
   try {
