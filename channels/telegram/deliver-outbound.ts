@@ -58,12 +58,12 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
       const edited = await messages.edit(event.target, draftId, first);
       if (edited.ok) {
         if (rest.length === 0) return { ok: true, messageId: String(draftId), messageIds: [String(draftId)] };
-        const more = await messages.sendParts({ ...event.target, replyToMessageId: undefined }, rest);
+        const more = await messages.sendParts({ ...event.target, replyToMessageId: undefined }, rest, { atLeastOnce: event.kind === 'final' });
         return more.ok ? { ok: true, messageId: more.messageId, messageIds: [String(draftId), ...(more.messageIds ?? [])] } : more;
       }
       options.logger.debug({ chatId: event.target.chatId, error: edited.error }, 'draft could not be replaced; sending the answer as new messages');
     }
-    return messages.sendParts(event.target, parts);
+    return messages.sendParts(event.target, parts, { atLeastOnce: event.kind === 'final' });
   }
 
   async function approvalRequested(event: ApprovalRequested): Promise<Delivery> {

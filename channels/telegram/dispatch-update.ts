@@ -12,8 +12,11 @@ import { type BotIdentity, updateToEvent } from './to-event.js';
 import type { UpdateDedupe } from './update-dedupe.js';
 import { telegramUpdateSchema } from './update-schema.js';
 
-/** What became of one update. `closed`: the runtime is stopping; the update was not taken and must come again. */
-export type DispatchOutcome = 'dispatched' | 'answered' | 'duplicate' | 'ignored' | 'invalid' | 'closed';
+/**
+ * What became of one update. `closed`: the runtime is stopping; `retry-later`: it could not be recorded
+ * (the store is failing). In both cases the update was not taken and must come again: it is not acknowledged.
+ */
+export type DispatchOutcome = 'dispatched' | 'answered' | 'duplicate' | 'ignored' | 'invalid' | 'closed' | 'retry-later';
 
 /** What dispatching needs. */
 export type DispatchOptions = {
@@ -49,10 +52,6 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
     const update = parsed.data;
     const emit = options.emit();
     if (!emit) return 'closed';
-    if (!(await options.dedupe.claim(update.update_id))) {
-      logger.debug({ updateId: update.update_id }, 'telegram update already dispatched; skipped');
-      return 'duplicate';
-    }
     const translation = updateToEvent(update, { bot: await options.bot(), sessionPerUser: options.sessionPerUser, now: now() });
     switch (translation.kind) {
       case 'ignored':
@@ -86,14 +85,19 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           logger.debug({ senderId: source.senderId, chatId: source.chatId, reason: access.reason }, 'telegram update ignored');
           return 'ignored';
         }
+        // Claimed only now, for senders who get through: strangers and ignored chats leave no row behind.
+        if (!(await options.dedupe.claim(update.update_id))) {
+          logger.debug({ updateId: update.update_id }, 'telegram update already dispatched; skipped');
+          return 'duplicate';
+        }
         if (event.type === 'action-clicked' && event.action === 'question' && event.acknowledgementId && event.cardMessageId) {
           options.rememberQuestionPress(event.acknowledgementId, { chatId: event.chatId, messageId: Number(event.cardMessageId), questionId: event.actionId });
         }
         const result = await emit(event);
         if (result.accepted) return 'dispatched';
-        if (result.reason === 'closed') {
-          await options.dedupe.release(update.update_id);
-          return 'closed';
+        if (result.reason === 'closed' || result.reason === 'unavailable') {
+          await options.dedupe.release(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not released'));
+          return result.reason === 'closed' ? 'closed' : 'retry-later';
         }
         if (event.type === 'action-clicked' && event.acknowledgementId) await answerPress(event.acknowledgementId, text.busy);
         else await messages.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });

@@ -95,6 +95,7 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       const updates = (Array.isArray(result.value) ? result.value : []).slice().sort((left, right) => updateIdOf(left) - updateIdOf(right));
       const storedOffset = offset;
       let closed = false;
+      let retryLater = false;
       for (const update of updates) {
         const outcome = await options.dispatch(update).catch((error: unknown) => {
           // A bug on one update must not block every update behind it: log it and move on.
@@ -105,6 +106,11 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
           closed = true;
           break;
         }
+        if (outcome === 'retry-later') {
+          // Not recorded, so not acknowledged: the offset stays before it and Telegram sends it again.
+          retryLater = true;
+          break;
+        }
         const id = updateIdOf(update);
         if (Number.isFinite(id) && (offset === undefined || id + 1 > offset)) offset = id + 1;
       }
@@ -112,6 +118,11 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       // and the persisted dedupe drops the updates that already ran.
       if (offset !== storedOffset && offset !== undefined) await options.offsets.set(options.offsetKey, offset);
       if (closed) return;
+      if (retryLater) {
+        failures += 1;
+        await pause(backoff(failures));
+        continue;
+      }
       if (updates.length === 0 && Date.now() - started < 1000) await pause(idleSleepMs);
     }
   }

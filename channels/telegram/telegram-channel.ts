@@ -38,6 +38,8 @@ export type TelegramChannelOptions = {
   /** IANA zone for times on cards. */
   readonly timezone: string;
   readonly polling?: PollingTuning;
+  /** How long handled update ids are kept to drop re-deliveries; default 24 h (Telegram's own retry window). */
+  readonly dedupeTtlMs?: number;
   readonly limits?: ThrottleLimits;
   /** First backoff of retried calls (network errors, 5xx). */
   readonly retryBaseMs?: number;
@@ -135,7 +137,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     sessionPerUser: options.sessionPerUser,
     bot: async () => bot ?? identify(),
     emit: () => emitter,
-    dedupe: createUpdateDedupe({ store: options.store.namespace<number>('telegram-updates'), key: botKey }),
+    dedupe: createUpdateDedupe({ store: options.store.namespace<number>('telegram-updates'), key: botKey, ttlMs: options.dedupeTtlMs ?? 24 * 60 * 60 * 1000 }),
     strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
     messages,
     transport,

@@ -8,12 +8,24 @@ import type { CallResult, TelegramTransport } from './telegram-transport.js';
 /** A sent message as Telegram returns it (only the id is read). */
 type SentMessage = { readonly message_id?: number };
 
+/** How one message is sent. */
+export type SendOptions = {
+  readonly keyboard?: InlineKeyboard;
+  readonly replyTo?: string;
+  readonly plain?: boolean;
+  /**
+   * Retry after ambiguous failures too (a 5xx, a broken connection): a lost answer is worse than a rare
+   * duplicate. Used for final replies; cards and notices keep the cautious policy.
+   */
+  readonly atLeastOnce?: boolean;
+};
+
 /** Sending and editing HTML messages, with the plain-text fallback when Telegram rejects the markup. */
 export interface TelegramMessages {
   /** Sends one HTML message (at most 4096 characters); threads it under `replyTo` when given. */
-  send(target: Target, html: string, options?: { readonly keyboard?: InlineKeyboard; readonly replyTo?: string; readonly plain?: boolean }): Promise<Delivery>;
+  send(target: Target, html: string, options?: SendOptions): Promise<Delivery>;
   /** Sends parts in order; the first replies to the target's message. Stops at the first failure. */
-  sendParts(target: Target, parts: readonly string[]): Promise<Delivery>;
+  sendParts(target: Target, parts: readonly string[], options?: Pick<SendOptions, 'atLeastOnce'>): Promise<Delivery>;
   /** Edits a message's text (and buttons); an edit that changes nothing counts as done. */
   edit(target: Target, messageId: number, html: string, options?: { readonly keyboard?: InlineKeyboard; readonly plain?: boolean }): Promise<Delivery>;
 }
@@ -32,21 +44,22 @@ export function createTelegramMessages(transport: TelegramTransport): TelegramMe
         ...(options.keyboard ? { reply_markup: options.keyboard } : {}),
         ...(options.replyTo === undefined ? {} : { reply_to_message_id: Number(options.replyTo), allow_sending_without_reply: true }),
       };
+      const policy = options.atLeastOnce ? 'idempotent' : 'visible';
       let result: CallResult<SentMessage> = options.plain
-        ? await transport.call<SentMessage>('sendMessage', { ...payload, text: htmlToPlainText(html) }, { policy: 'visible', chatId: target.chatId })
-        : await transport.call<SentMessage>('sendMessage', { ...payload, text: html, parse_mode: 'HTML' }, { policy: 'visible', chatId: target.chatId });
+        ? await transport.call<SentMessage>('sendMessage', { ...payload, text: htmlToPlainText(html) }, { policy, chatId: target.chatId })
+        : await transport.call<SentMessage>('sendMessage', { ...payload, text: html, parse_mode: 'HTML' }, { policy, chatId: target.chatId });
       // Telegram refused the markup: nothing was sent, so the same text goes again without it.
       if (!result.ok && !options.plain && isEntityRejection(result.failure)) {
-        result = await transport.call<SentMessage>('sendMessage', { ...payload, text: htmlToPlainText(html) }, { policy: 'visible', chatId: target.chatId });
+        result = await transport.call<SentMessage>('sendMessage', { ...payload, text: htmlToPlainText(html) }, { policy, chatId: target.chatId });
       }
       if (!result.ok) return { ok: false, error: result.error, retryable: result.retryable };
       const messageId = result.value?.message_id;
       return messageId === undefined ? { ok: true } : { ok: true, messageId: String(messageId) };
     },
-    async sendParts(target, parts) {
+    async sendParts(target, parts, partOptions = {}) {
       const ids: string[] = [];
       for (const [index, part] of parts.entries()) {
-        const delivery = await messages.send(target, part, { replyTo: index === 0 ? target.replyToMessageId : undefined });
+        const delivery = await messages.send(target, part, { replyTo: index === 0 ? target.replyToMessageId : undefined, atLeastOnce: partOptions.atLeastOnce });
         if (!delivery.ok) {
           const error = ids.length === 0 ? delivery.error : `${delivery.error} (after ${ids.length} of ${parts.length} parts were delivered)`;
           // Parts already shown would show twice if the whole answer were sent again.

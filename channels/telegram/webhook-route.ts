@@ -28,6 +28,8 @@ export function createWebhookRoute(options: WebhookRouteOptions): HttpRoute {
       const outcome = await options.dispatch(request.body);
       // Telegram delivers again later when the answer is not 2xx: wanted while stopping, not for a bad update.
       if (outcome === 'closed') return { status: 503, body: { ok: false, error: 'stopping' } };
+      // Telegram retries an update it got no 2xx for: that is the redelivery an unrecorded update needs.
+      if (outcome === 'retry-later') return { status: 503, body: { ok: false, error: 'storage unavailable' } };
       return { status: 200, body: { ok: true } };
     },
   };

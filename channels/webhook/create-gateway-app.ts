@@ -11,7 +11,7 @@ import type { JsonBody } from './read-json-body.js';
 export type GatewayAppOptions = {
   readonly logger: Logger;
   readonly metrics: GatewayMetrics;
-  readonly health: () => HealthReport;
+  readonly health: () => Promise<HealthReport>;
   /** POST /v1/messages; absent when no secret is configured. */
   readonly messageRoute?: (context: Context) => Promise<void>;
   /** Routes other channels mount (Telegram's webhook mode). */
@@ -52,8 +52,8 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
 
   router.get(
     '/healthz',
-    named('/healthz', (context) => {
-      context.body = options.health();
+    named('/healthz', async (context) => {
+      context.body = await options.health();
     }),
   );
   router.get(

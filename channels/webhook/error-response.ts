@@ -14,6 +14,7 @@ export type GatewayErrorCode =
   | 'command-not-allowed'
   | 'rate-limited'
   | 'busy'
+  | 'store-unavailable'
   | 'not-found'
   | 'method-not-allowed'
   | 'internal';

@@ -1,5 +1,6 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MessageBus } from '../../src/bus/message-bus.js';
+import type { Store } from '../../src/store/key-value-namespace.js';
 import type { Telemetry } from '../../src/telemetry/telemetry.js';
 
 const maxToolLabels = 100;
@@ -16,7 +17,7 @@ export type GatewayMetrics = {
 };
 
 /** Creates the metrics: turns by status, tool calls and approvals by outcome, queue depth, turn latency. */
-export function createGatewayMetrics(options: { readonly telemetry: Telemetry; readonly bus: Pick<MessageBus, 'stats'> }): GatewayMetrics {
+export function createGatewayMetrics(options: { readonly telemetry: Telemetry; readonly bus: Pick<MessageBus, 'stats'>; readonly store?: Pick<Store, 'health'> }): GatewayMetrics {
   const registry = new Registry();
   const registers = [registry];
   const turns = new Counter({ name: 'echo_turns_total', help: 'Turns finished, by status.', labelNames: ['status'] as const, registers });
@@ -36,6 +37,22 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
     registers,
     collect() {
       this.set(options.bus.stats().queued);
+    },
+  });
+  new Gauge({
+    name: 'echo_store_errors',
+    help: 'Store calls that failed or timed out since start.',
+    registers,
+    collect() {
+      this.set(options.store?.health().errors ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'echo_store_up',
+    help: '1 while the store answers, 0 after a failed or timed-out call until the next success.',
+    registers,
+    collect() {
+      this.set(options.store?.health().state === 'degraded' ? 0 : 1);
     },
   });
   new Gauge({

@@ -1,20 +1,30 @@
 import type { BusStats } from '../../src/bus/message-bus.js';
 import type { ChannelStatus } from '../../src/events/channel.js';
+import type { StoreHealth } from '../../src/store/key-value-namespace.js';
 
-/** What GET /healthz answers: the process is alive, each channel's state, and how full the bus is. */
+/** What GET /healthz answers: the process is alive, each channel's state, the store's, and how full the bus is. */
 export type HealthReport = {
-  readonly status: 'ok';
+  /** `degraded` while the store does not answer: messages are refused unrecorded rather than lost. */
+  readonly status: 'ok' | 'degraded';
   readonly uptimeSeconds: number;
   readonly channels: Readonly<Record<string, ChannelStatus>>;
+  readonly store: StoreHealth;
   readonly bus: BusStats;
 };
 
 /** Builds the health report. Pure. */
-export function buildHealthReport(input: { readonly channels: Readonly<Record<string, ChannelStatus>>; readonly bus: BusStats; readonly startedAt: Date; readonly now: Date }): HealthReport {
+export function buildHealthReport(input: {
+  readonly channels: Readonly<Record<string, ChannelStatus>>;
+  readonly bus: BusStats;
+  readonly store: StoreHealth;
+  readonly startedAt: Date;
+  readonly now: Date;
+}): HealthReport {
   return {
-    status: 'ok',
+    status: input.store.state === 'ok' ? 'ok' : 'degraded',
     uptimeSeconds: Math.max(0, Math.round((input.now.getTime() - input.startedAt.getTime()) / 1000)),
     channels: input.channels,
+    store: input.store,
     bus: input.bus,
   };
 }

@@ -116,7 +116,8 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
       options.pendingRuns.forget(runId);
       if (idempotencyKey !== undefined) await options.idempotency.release(idempotencyKey, runId);
       context.set('Retry-After', '5');
-      respondWithError(context, 503, 'busy', emitted.reason === 'busy' ? 'The agent is busy; retry in a moment.' : 'The agent is shutting down; retry later.');
+      if (emitted.reason === 'unavailable') respondWithError(context, 503, 'store-unavailable', 'The message could not be recorded: the agent\'s storage is not answering. Nothing was run; retry later.');
+      else respondWithError(context, 503, 'busy', emitted.reason === 'busy' ? 'The agent is busy; retry in a moment.' : 'The agent is shutting down; retry later.');
       return;
     }
     options.logger.info({ runId, chatId: request.chatId, wait, replayable: idempotencyKey !== undefined }, 'webhook message accepted');

@@ -71,14 +71,14 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
   async function start(nextEmit: Emit): Promise<void> {
     emit = nextEmit;
     state = { state: 'starting' };
-    const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus });
+    const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus, store: options.store });
     const startedAt = now();
     const app = createGatewayApp({
       logger: options.logger,
       metrics,
       readBody,
       routes: options.routes,
-      health: () => buildHealthReport({ channels: options.statusOfChannels(), bus: options.bus.stats(), startedAt, now: now() }),
+      health: async () => buildHealthReport({ channels: options.statusOfChannels(), bus: options.bus.stats(), store: await options.store.check(), startedAt, now: now() }),
       messageRoute:
         secret === undefined
           ? undefined

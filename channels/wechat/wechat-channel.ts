@@ -154,7 +154,8 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
     if (data.kind !== 'text' || data.text.trim() === '') return;
     const result = await emit(toEvent(data, { now: now() }));
     // A closed bus means the app is stopping: nobody to tell.
-    if (!result.accepted && result.reason === 'busy') await sender.deliver(chatId, [messages.busy]);
+    // WeChat never delivers a message twice: a refused one must be sent again by the person.
+    if (!result.accepted && result.reason !== 'closed') await sender.deliver(chatId, [messages.busy]);
   }
 
   function attachHandlers(current: Wechaty, emit: Emit, wechaty: WechatyModule): void {

@@ -1,4 +1,3 @@
-import { createId } from '../events/create-id.js';
 import type { Target } from '../events/target.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 
@@ -43,16 +42,5 @@ export async function answerQuestion(deps: RuntimeDependencies, input: AnswerInp
     return;
   }
   await acknowledge(messages.answerRecorded(input.answer), false);
-  deps.bus.publish({
-    type: 'turn-resumed',
-    id: createId(),
-    traceId: updated.traceId,
-    at: deps.now().toISOString(),
-    channel: updated.target.channel,
-    chatId: updated.target.chatId,
-    sessionKey: updated.sessionKey,
-    origin: updated.origin,
-    unattended: updated.unattended,
-    suspensionId: updated.id,
-  });
+  deps.resumeRequests.request({ suspensionId: updated.id, sessionKey: updated.sessionKey, target: updated.target, traceId: updated.traceId, origin: updated.origin, unattended: updated.unattended });
 }

@@ -5,7 +5,7 @@ import { answerQuestion, resolveAnswer } from './answer-question.js';
 import type { ChatMessage } from './chat-message.js';
 import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
 import { handleCommand } from './handle-command.js';
-import { resumeTurn } from './resume-turn.js';
+import { resumeSettledTurns, resumeTurn } from './resume-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { runAndDeliver } from './turn-flow.js';
 import type { TurnScope } from './turn-scope.js';
@@ -20,10 +20,18 @@ export interface AgentRuntime {
   handle(event: InboundEvent): Promise<void>;
   /** Expires overdue approvals and resumes their turns; returns how many expired. */
   sweepExpired(): Promise<number>;
+  /** Queues every decided approval and answered question whose turn has not finished; returns how many. */
+  resumeSettled(): Promise<number>;
 }
 
 /** Options beyond the dependencies. */
 export type AgentRuntimeOptions = { readonly numberedApprovalChannels?: ReadonlySet<string> };
+
+/** Cuts a message past the per-message budget, with a note the model reads. */
+function cutOversized(text: string, maxChars: number): string {
+  if (text.length <= maxChars) return text;
+  return `${text.slice(0, maxChars)}\n[The message was cut here: ${text.length - maxChars} more characters were not kept.]`;
+}
 
 /** Creates the agent runtime over its dependencies. */
 export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRuntimeOptions = {}): AgentRuntime {
@@ -31,6 +39,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
 
   async function onMessage(event: MessageReceived): Promise<void> {
     if (await handleCommand(deps, event)) return;
+    const messages = deps.messagesFor(event.channel);
     const replyTarget = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
 
     const questionId = await deps.openQuestions.get(event.sessionKey);
@@ -54,7 +63,9 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     const quote = event.quoted ? `\n\n[Replying to: "${event.quoted.text.slice(0, 500)}"]` : '';
     // The model cannot open attachments yet; it is told they are there, so it does not answer as if the caption were all.
     const attachments = event.media.map((item) => `\n[Attached ${item.kind}${item.fileName ? ` "${item.fileName}"` : ''}: you cannot see its content.]`).join('');
-    const content = `${event.text}${quote}${attachments}`;
+    const text = cutOversized(event.text, deps.maxMessageChars);
+    if (text !== event.text) await deps.outbox.send({ type: 'reply', target: replyTarget, text: messages.messageCut(deps.maxMessageChars), kind: 'message' });
+    const content = `${text}${quote}${attachments}`;
     const userMessage: ChatMessage = { role: 'user', content };
     await runAndDeliver(deps, scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), [userMessage]);
   }
@@ -109,8 +120,11 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       causationId: event.id,
       visibleTools: deps.visibleToolsFor(event.channel),
       approvedActions: [],
+      runKey: event.id,
+      callCounter: { next: 0 },
       services: deps.servicesFor({ sessionKey: event.sessionKey, target, userId }),
-      traceStartedHere: true,
+      // A re-run after a crash may find its side effects recorded by the process that died.
+      traceStartedHere: event.redelivered !== true,
     };
   }
 
@@ -130,5 +144,6 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       }
     },
     sweepExpired: () => sweepExpiredApprovals(deps),
+    resumeSettled: () => resumeSettledTurns(deps),
   };
 }

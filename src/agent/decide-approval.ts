@@ -1,6 +1,5 @@
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { ApprovalChoice } from '../events/approval-card.js';
-import { createId } from '../events/create-id.js';
 import type { Target } from '../events/target.js';
 import type { Messages } from '../i18n/messages.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
@@ -45,19 +44,10 @@ export async function settleApproval(deps: RuntimeDependencies, approval: Pendin
   for (const card of approval.cards) {
     await deps.outbox.send({ type: 'approval-resolved', target: card.target, approvalId: approval.id, outcome, cardMessageId: card.messageId });
   }
-  const published = deps.bus.publish({
-    type: 'turn-resumed',
-    id: createId(),
-    traceId: createId(),
-    at: deps.now().toISOString(),
-    channel: approval.origin.channel,
-    chatId: approval.origin.chatId,
-    sessionKey: approval.sessionKey,
-    origin: 'user',
-    unattended: false,
-    suspensionId: approval.id,
-  });
-  if (!published.accepted) deps.logger.error({ approvalId: approval.id, reason: published.reason }, 'could not queue the resumed turn; it resumes on the next restart sweep');
+  // A refused request is not lost: the suspended turn stays in the store and the next sweep queues it.
+  const suspended = await deps.suspensions.get(approval.id);
+  if (!suspended) return;
+  deps.resumeRequests.request({ suspensionId: approval.id, sessionKey: suspended.sessionKey, target: suspended.target, traceId: suspended.traceId, origin: suspended.origin, unattended: suspended.unattended });
 }
 
 /** Takes a decision exactly once, or tells the person why not; only configured approvers (or the requester) may decide. */
@@ -66,14 +56,22 @@ export async function decideApproval(deps: RuntimeDependencies, input: DecisionI
   const answer = (text: string, isAlert: boolean) =>
     deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });
 
-  const result = await deps.approvals.decide({
-    id: input.approvalId,
-    deciderId: input.deciderId,
-    deciderChannel: input.replyTarget.channel,
-    deciderName: input.deciderName,
-    choice: input.choice,
-    reason: input.reason,
-  });
+  let result: Awaited<ReturnType<typeof deps.approvals.decide>>;
+  try {
+    result = await deps.approvals.decide({
+      id: input.approvalId,
+      deciderId: input.deciderId,
+      deciderChannel: input.replyTarget.channel,
+      deciderName: input.deciderName,
+      choice: input.choice,
+      reason: input.reason,
+    });
+  } catch (error) {
+    // Not saved means not decided: the person is told so, never shown an outcome that did not happen.
+    deps.logger.error({ err: error, approvalId: input.approvalId }, 'approval decision could not be saved');
+    await answer(messages.decisionNotSaved, true);
+    return;
+  }
   if (result.ok) {
     const line = outcomeLine(result.approval, messages, deps.timezone);
     const cardIsHere = result.approval.cards.some((card) => card.target.channel === input.replyTarget.channel && card.target.chatId === input.replyTarget.chatId);

@@ -34,6 +34,8 @@ export type ExecuteCallsInput = {
   readonly logger: Logger;
   /** The turn's deadline: tools are aborted with it. */
   readonly signal?: AbortSignal;
+  /** An argument hash a person approved once, for the first call of this batch only. */
+  readonly approvedFirstCall?: string;
 };
 
 /** Runs a batch of tool calls in order through the registry, stopping at the first that must wait for a person. */
@@ -59,9 +61,10 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       origin: input.scope.origin,
       unattended: input.scope.unattended,
       visibleTools: input.scope.visibleTools,
-      approvedActions: input.scope.approvedActions,
+      approvedActions: index === 0 && input.approvedFirstCall !== undefined ? [...input.scope.approvedActions, input.approvedFirstCall] : input.scope.approvedActions,
       services: input.scope.services,
       traceStartedHere: input.scope.traceStartedHere,
+      callKey: `${input.scope.runKey}#${input.scope.callCounter.next++}`,
       signal: input.signal,
     });
     const remaining = input.calls.slice(index + 1);

@@ -1,86 +1,130 @@
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
+import { createShortId } from '../events/create-id.js';
 import type { TurnResumed } from '../events/inbound-event.js';
 import type { ChatMessage } from './chat-message.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
 import type { TurnScope } from './turn-scope.js';
-import { createShortId } from '../events/create-id.js';
 
 /**
  * Continues a suspended turn from the store (also in a new process after a restart): runs or refuses
  * the waiting call, runs the calls queued behind it, replaces their placeholder results in the
  * history, and lets the model finish the turn in the origin chat. Runs in the origin session's lane.
+ *
+ * Safe to run again after a crash at any point: the suspension is removed, and the approval marked
+ * done, only once the turn has finished; calls that ran are found by the replay guard (by the
+ * resumption's id and their position), never run twice.
  */
 export async function resumeTurn(deps: RuntimeDependencies, event: TurnResumed): Promise<void> {
-  const suspended = await deps.suspensions.get(event.suspensionId);
+  try {
+    await resume(deps, event.suspensionId);
+  } finally {
+    deps.resumeRequests.settled(event.suspensionId);
+  }
+}
+
+async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<void> {
+  const suspended = await deps.suspensions.get(suspensionId);
   if (!suspended) {
-    deps.logger.debug({ suspensionId: event.suspensionId }, 'nothing to resume (already resumed)');
+    deps.logger.debug({ suspensionId }, 'nothing to resume (already resumed)');
     return;
   }
-  let firstResult: string;
-  let approvedActions = suspended.approvedActions;
+  let firstResult: string | undefined;
+  let approvedOnce: string | undefined;
   if (suspended.kind === 'approval') {
     const approval = await deps.approvals.get(suspended.id);
-    if (!approval || approval.status === 'pending') return;
-    if (approval.status === 'approved') approvedActions = [...approvedActions, approval.argumentsHash];
-    firstResult = approval.status === 'approved' ? '' : refusalText(approval);
+    if (approval?.status === 'pending') return;
+    if (approval && !(await deps.approvals.claimResumption(approval.id, deps.instanceId))) {
+      // Its turn finished before; only the suspension's removal was lost.
+      await deps.suspensions.delete(suspended.id);
+      return;
+    }
+    if (approval?.status === 'approved') approvedOnce = approval.argumentsHash;
+    else firstResult = refusalText(approval);
   } else {
     if (suspended.answer === undefined) return;
     firstResult = `The person (${suspended.answeredBy ?? suspended.userName}) answered: ${suspended.answer}`;
     await deps.openQuestions.update(suspended.sessionKey, (current) => (current === suspended.id ? undefined : current));
   }
-  // Claim it: from here on this suspension is resumed exactly once.
-  await deps.suspensions.delete(suspended.id);
 
-  const scope = scopeFrom(deps, suspended, approvedActions, event.id);
-  const calls = firstResult === '' ? [suspended.call, ...suspended.remainingCalls] : suspended.remainingCalls;
-  const batch = await executeCalls({ registry: deps.registry, scope, calls, repeats: new Map(), logger: deps.logger });
+  const scope = scopeFrom(deps, suspended);
+  const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
+  // "Once" covers exactly the call shown on the card: an identical call after it asks again.
+  const batch = await executeCalls({ registry: deps.registry, scope, calls, repeats: new Map(), logger: deps.logger, approvedFirstCall: approvedOnce });
   const replacements = new Map<string, string>();
-  if (firstResult !== '') replacements.set(suspended.call.id, firstResult);
+  if (firstResult !== undefined) replacements.set(suspended.call.id, firstResult);
   for (const result of batch.results) replacements.set(result.toolCallId, result.content);
   const nextId = createShortId();
   if (batch.suspension) for (const placeholder of placeholdersFor(nextId, batch.suspension)) replacements.set(placeholder.toolCallId, placeholder.content);
 
   await deps.history.update(suspended.sessionKey, (messages) => applyReplacements(messages, replacements, suspended));
 
-  if (batch.suspension) {
-    await suspend(deps, scope, batch.suspension, nextId);
-    return;
+  if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId);
+  else await runAndDeliver(deps, scope, []);
+
+  // Only now is the suspension finished with: the history holds the real results and the turn has answered.
+  if (suspended.kind === 'approval') await deps.approvals.finishResumption(suspended.id, deps.instanceId);
+  await deps.suspensions.delete(suspended.id);
+}
+
+/** Queues every settled suspension whose turn has not finished: after a restart, a refused publish or a failed resumption. */
+export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<number> {
+  let queued = 0;
+  for (const [id, suspended] of await deps.suspensions.entries()) {
+    if (deps.resumeRequests.isQueued(id)) continue;
+    if (suspended.kind === 'question' && suspended.answer === undefined) continue;
+    if (suspended.kind === 'approval') {
+      const approval = await deps.approvals.get(id);
+      if (approval?.status === 'pending') continue;
+      if (approval?.resumption?.state === 'done') {
+        await deps.suspensions.delete(id);
+        continue;
+      }
+    }
+    const request = { suspensionId: id, sessionKey: suspended.sessionKey, target: suspended.target, traceId: suspended.traceId, origin: suspended.origin, unattended: suspended.unattended };
+    if (deps.resumeRequests.request(request)) queued += 1;
   }
-  await runAndDeliver(deps, scope, []);
+  if (queued > 0) deps.logger.info({ queued }, 'settled approvals and answered questions queued to resume');
+  return queued;
 }
 
 /** Puts real results where placeholders stood; when the chat moved on since, also notes the outcome at the end. */
 function applyReplacements(messages: readonly ChatMessage[], replacements: ReadonlyMap<string, string>, suspended: SuspendedTurn): readonly ChatMessage[] {
   let lastReplaced = -1;
+  let changed = false;
   const updated = messages.map((message, index) => {
     if (message.role !== 'tool') return message;
     const content = replacements.get(message.toolCallId);
     if (content === undefined) return message;
     lastReplaced = index;
+    if (content === message.content) return message;
+    changed = true;
     return { ...message, content };
   });
-  if (lastReplaced === -1 || lastReplaced === updated.length - 1) return updated;
+  // Nothing new (a resumption run again after a crash): the note, if any, is there already.
+  if (!changed || lastReplaced === -1 || lastReplaced === updated.length - 1) return updated;
   const summary = [...replacements.entries()].map(([id, content]) => `- ${id}: ${content}`).join('\n');
   return [...updated, { role: 'user', content: `[Update from the system, not typed by the user] The ${suspended.kind} ${suspended.id} was settled; results of the calls that waited:\n${summary}` }];
 }
 
-function refusalText(approval: PendingApproval): string {
-  switch (approval.status) {
+function refusalText(approval: PendingApproval | undefined): string {
+  switch (approval?.status) {
     case 'denied':
       return `Not run: ${approval.decidedBy ?? 'a person'} denied this action${approval.denialReason ? ` (reason: ${approval.denialReason})` : ''}.`;
     case 'expired':
       return 'Not run: nobody approved this action in time (the approval expired).';
     case 'superseded':
       return 'Not run: the approval was superseded.';
+    case undefined:
+      return 'Not run: the approval record is gone (it expired from the store).';
     default:
       return 'Not run.';
   }
 }
 
-function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn, approvedActions: readonly string[], causationId: string): TurnScope {
+function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnScope {
   return {
     traceId: suspended.traceId,
     sessionKey: suspended.sessionKey,
@@ -92,9 +136,12 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn, approved
     channel: suspended.target.channel,
     chatId: suspended.target.chatId,
     isGroup: suspended.isGroup ?? false,
-    causationId: suspended.causationId ?? causationId,
+    causationId: suspended.causationId ?? suspended.id,
     visibleTools: deps.visibleToolsFor(suspended.target.channel),
-    approvedActions,
+    approvedActions: [],
+    // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.
+    runKey: `resume:${suspended.id}`,
+    callCounter: { next: 0 },
     services: deps.servicesFor({ sessionKey: suspended.sessionKey, target: suspended.target, userId: suspended.userId }),
     // The turn may have begun in another process before a restart: its side effects are looked up in the store.
     traceStartedHere: false,

@@ -9,6 +9,7 @@ import type { ToolServices } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ModelPort } from './model-port.js';
+import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
 
 /** Where approval cards for a channel go, and who may decide them. */
@@ -30,10 +31,16 @@ export type RuntimeDependencies = {
   readonly openQuestions: KeyValueNamespace<string>;
   readonly outbox: Outbox;
   readonly bus: MessageBus;
+  /** Queues resumptions of suspended turns, once per suspension at a time. */
+  readonly resumeRequests: ResumeRequests;
+  /** This process's id, for claims on shared records (approval resumptions). */
+  readonly instanceId: string;
   readonly logger: Logger;
   readonly systemPrompt: string;
   readonly timezone: string;
   readonly maxIterations: number;
+  /** Longest user message the model reads; longer ones are cut with a note (part of the history budget). */
+  readonly maxMessageChars: number;
   /** Longest a turn may run before its model calls and tools are aborted and the user is told. */
   readonly turnTimeoutMs: number;
   readonly botName: string;

@@ -21,10 +21,23 @@ function sizeOf(message: ChatMessage): number {
 
 /**
  * Drops the oldest exchanges until the history fits the budget. It cuts only before a user
- * message, so an assistant message with tool calls is never separated from its tool results;
- * the newest exchange is always kept whole.
+ * message, so an assistant message with tool calls is never separated from its tool results.
+ * When the newest exchange alone is over the budget, its longest texts are cut (with a note), so no
+ * single message is re-sent whole with every later turn.
  */
 export function trimHistory(messages: readonly ChatMessage[], budgetChars: number): readonly ChatMessage[] {
+  const kept = dropOldestExchanges(messages, budgetChars);
+  const total = kept.reduce((sum, message) => sum + sizeOf(message), 0);
+  if (total <= budgetChars) return kept;
+  const share = Math.max(200, Math.floor(budgetChars / Math.max(2, kept.length)));
+  return kept.map((message) => (message.content.length > share ? { ...message, content: cutText(message.content, share) } : message));
+}
+
+function cutText(text: string, keep: number): string {
+  return `${text.slice(0, keep)}\n[cut to fit the history budget: ${text.length - keep} more characters not kept]`;
+}
+
+function dropOldestExchanges(messages: readonly ChatMessage[], budgetChars: number): readonly ChatMessage[] {
   let total = messages.reduce((sum, message) => sum + sizeOf(message), 0);
   if (total <= budgetChars) return messages;
   const cutPoints: number[] = [];
@@ -39,18 +52,20 @@ export function trimHistory(messages: readonly ChatMessage[], budgetChars: numbe
 }
 
 /** Creates session history over a store namespace. */
-export function createSessionHistory(store: KeyValueNamespace<SessionRecord>, options: { readonly budgetChars: number }): SessionHistory {
+export function createSessionHistory(store: KeyValueNamespace<SessionRecord>, options: { readonly budgetChars: number; readonly idleTtlMs?: number }): SessionHistory {
   const write = (messages: readonly ChatMessage[]): SessionRecord => ({ messages: trimHistory(messages, options.budgetChars), updatedAt: new Date().toISOString() });
+  // Every write renews the lifetime: a conversation is forgotten only after it went unused this long.
+  const ttlMs = options.idleTtlMs;
   return {
     async load(sessionKey) {
       return (await store.get(sessionKey))?.messages ?? [];
     },
     async append(sessionKey, messages) {
       if (messages.length === 0) return;
-      await store.update(sessionKey, (current) => write([...(current?.messages ?? []), ...messages]));
+      await store.update(sessionKey, (current) => write([...(current?.messages ?? []), ...messages]), ttlMs);
     },
     async update(sessionKey, change) {
-      const next = await store.update(sessionKey, (current) => write(change(current?.messages ?? [])));
+      const next = await store.update(sessionKey, (current) => write(change(current?.messages ?? [])), ttlMs);
       return next?.messages ?? [];
     },
     async reset(sessionKey) {

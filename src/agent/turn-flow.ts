@@ -99,7 +99,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     causationId: scope.causationId,
     call: suspension.call,
     remainingCalls: suspension.remaining,
-    approvedActions: scope.approvedActions,
+    approvedActions: [],
     createdAt: deps.now().toISOString(),
   };
   if (suspension.kind === 'question') {

@@ -17,8 +17,15 @@ export type TurnScope = {
   readonly isGroup: boolean;
   readonly causationId: string;
   readonly visibleTools: ReadonlySet<string>;
-  /** Argument hashes approved for this turn; grows as decisions arrive. */
+  /**
+   * Argument hashes a person approved "once": each covers exactly the call shown on its card, so a resumed
+   * turn passes it for that call alone and an identical call later in the turn asks again.
+   */
   readonly approvedActions: readonly string[];
+  /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */
+  readonly runKey: string;
+  /** Counts tool calls in this run; a call's position and the run key name it for the replay guard. */
+  readonly callCounter: { next: number };
   readonly services: ToolServices;
   /** The turn began in this process (not resumed from the store): see ExecutionRequest.traceStartedHere. */
   readonly traceStartedHere: boolean;

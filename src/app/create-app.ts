@@ -11,7 +11,13 @@ import { createApprovalGate, type HardBlock } from '../approvals/create-approval
 import { createGrantStore, type Grant } from '../approvals/grants.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
+import { createResumeRequests } from '../agent/resume-requests.js';
 import { createInProcessBus } from '../bus/create-in-process-bus.js';
+import { EchoError } from '../errors/echo-error.js';
+import { createId } from '../events/create-id.js';
+import type { InboundEvent } from '../events/inbound-event.js';
+import { createDurableIntake } from '../journal/create-durable-intake.js';
+import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import type { Config } from '../config/config-schema.js';
@@ -56,7 +62,7 @@ export type AppOptions = {
   /** Extra tools beside the built-in catalogue (tests). */
   readonly extraTools?: readonly ToolDefinition[];
   readonly now?: () => Date;
-  /** How often overdue approvals are swept; default 15 s. */
+  /** How often overdue approvals are swept, settled turns resumed and unfinished events re-queued; default 15 s. */
   readonly sweepEveryMs?: number;
 };
 
@@ -85,8 +91,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
 
-  const store = await createStore({ url: config.storage.url, dataDir: config.storage.dataDir });
+  const store = await createStore({
+    url: config.storage.url,
+    dataDir: config.storage.dataDir,
+    operationTimeoutMs: config.storage.operationTimeoutMs,
+    onError: (error) => logger.warn({ code: error.code }, error.message),
+  });
   const telemetry = createTelemetry();
+  const instanceId = createId();
   const secrets = collectSecrets(config);
   const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets });
   const audit = {
@@ -98,6 +110,8 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   };
   const outbox = createOutbox(logger);
   const bus = createInProcessBus({ ...config.bus, logger });
+  const intake = createDurableIntake({ bus, journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')), logger });
+  const resumeRequests = createResumeRequests({ bus, logger, now });
   const channels = new Map<string, Channel>();
   const activeChannels = () => new Set(channels.keys());
   const messagesFor = (channel: string) => catalogue(localeOf(config, channel));
@@ -149,7 +163,10 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     return resolved.names;
   };
 
-  const history = createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: config.agent.historyBudgetChars });
+  const history = createSessionHistory(store.namespace<SessionRecord>('sessions'), {
+    budgetChars: config.agent.historyBudgetChars,
+    idleTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
+  });
   const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });
   const servicesFor = (input: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
     state: (namespace) => store.namespace(`tool-${namespace}`),
@@ -181,10 +198,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       openQuestions: store.namespace<string>('open-questions'),
       outbox,
       bus,
+      resumeRequests,
+      instanceId,
       logger,
       systemPrompt: config.agent.systemPrompt,
       timezone: config.agent.timezone,
       maxIterations: config.agent.maxIterations,
+      // One message may take at most half the history budget: the rest is the conversation around it.
+      maxMessageChars: Math.floor(config.agent.historyBudgetChars / 2),
       turnTimeoutMs: config.agent.turnTimeoutMs,
       botName: config.agent.name,
       messagesFor,
@@ -206,11 +227,24 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await traceContext.run({ traceId: event.traceId, sessionKey: event.sessionKey }, () => runtime.handle(event));
     } catch (error) {
       failed = true;
+      // The event stays in the journal (or its suspension in the store): a later sweep runs it again.
+      intake.release(event);
+      if (error instanceof EchoError && error.code.startsWith('store-')) await reportStoreFailure(event);
       throw error;
     } finally {
       telemetry.emitEventHandled({ type: event.type, channel: event.channel, durationMs: performance.now() - started, failed });
     }
+    await intake.complete(event).catch((error: unknown) => logger.warn({ err: error, eventId: event.id }, 'finished event could not be marked done; it may run again after a restart'));
   });
+
+  /** Tells the person once, in their chat, that the store failed, and ends any webhook wait with that. */
+  async function reportStoreFailure(event: InboundEvent): Promise<void> {
+    if (event.unattended && event.type !== 'message-received') return;
+    const text = messagesFor(event.channel).storeUnavailable;
+    const target = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
+    const delivery = await outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id });
+    telemetry.emitTurnFinished({ causationId: event.id, sessionKey: event.sessionKey, status: 'failed', text, delivery });
+  }
 
   const wired: WiredChannel[] = [];
   let terminalEnded: Promise<void> | undefined;
@@ -237,6 +271,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   ];
 
   let sweeper: NodeJS.Timeout | undefined;
+  let purger: NodeJS.Timeout | undefined;
   const app: App = {
     config,
     store,
@@ -248,14 +283,29 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     startupLines,
     terminalEnded,
     async start() {
-      for (const channel of channels.values()) await channel.start((event) => Promise.resolve(bus.publish(event)));
+      // What a crash interrupted runs first, in the order it was accepted, before any new message.
+      await intake.redrive();
+      await runtime.resumeSettled();
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
-      sweeper = setInterval(() => void runtime.sweepExpired().catch((error: unknown) => logger.error({ err: error }, 'approval sweep failed')), options.sweepEveryMs ?? 15_000);
+      await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
+      for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
+      const sweep = async () => {
+        await runtime.sweepExpired();
+        await runtime.resumeSettled();
+        await intake.redrive();
+      };
+      sweeper = setInterval(() => void sweep().catch((error: unknown) => logger.error({ err: error }, 'sweep failed')), options.sweepEveryMs ?? 15_000);
       sweeper.unref();
+      purger = setInterval(
+        () => void store.purgeExpired().then((purged) => logger.debug({ purged }, 'expired rows purged'), (error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed')),
+        config.storage.purgeEveryMinutes * 60_000,
+      );
+      purger.unref();
     },
     async stop(graceMs = 10_000) {
       clearInterval(sweeper);
+      clearInterval(purger);
       const result = await bus.drain(graceMs);
       for (const channel of [...channels.values()].reverse()) {
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));

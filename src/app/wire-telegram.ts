@@ -25,6 +25,7 @@ export async function wireTelegram(context: ChannelContext): Promise<WiredChanne
     logger: context.logger,
     store: context.store,
     timezone: context.config.agent.timezone,
+    dedupeTtlMs: context.config.storage.dedupeHours * 60 * 60 * 1000,
   });
   if (channel.webhookRoute) context.httpRoutes.push(channel.webhookRoute);
   return { on: true, channel, detail: describeTelegramSettings(telegram) };

@@ -41,6 +41,14 @@ export interface ApprovalsService {
   listDecidableBy(deciderId: string, channel: string): Promise<readonly PendingApproval[]>;
   /** The newest pending approval whose card was shown in this chat (WeChat's numbered replies). */
   latestPendingIn(target: Target): Promise<PendingApproval | undefined>;
+  /**
+   * Claims the resumption of a decided approval for this process: true unless it is still pending or its
+   * turn is done. A `resuming` claim is taken over: within a process the session lane already runs one
+   * resumption at a time, and a claim left by a process that died must not block the turn for ever.
+   */
+  claimResumption(id: string, instanceId: string): Promise<boolean>;
+  /** Marks the resumed turn done: the approval's lifecycle is over. */
+  finishResumption(id: string, instanceId: string): Promise<void>;
   /** Marks every pending approval past its expiry as expired; returns those it changed. */
   expireDue(now: Date): Promise<readonly PendingApproval[]>;
   readonly grants: GrantStore;
@@ -168,6 +176,18 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       return pending
         .filter((approval) => approval.cards.some((card) => card.target.channel === target.channel && card.target.chatId === target.chatId))
         .at(-1);
+    },
+    async claimResumption(id, instanceId) {
+      let claimed = false;
+      await options.approvals.update(id, (current) => {
+        if (!current || current.status === 'pending' || current.resumption?.state === 'done') return current;
+        claimed = true;
+        return { ...current, resumption: { state: 'resuming', by: instanceId, at: now().toISOString() } };
+      });
+      return claimed;
+    },
+    async finishResumption(id, instanceId) {
+      await options.approvals.update(id, (current) => (current ? { ...current, resumption: { state: 'done', by: instanceId, at: now().toISOString() } } : current));
     },
     async expireDue(at) {
       const expired: PendingApproval[] = [];

@@ -5,6 +5,18 @@ import type { Target } from '../events/target.js';
 /** Where an approval stands. Only `pending` can change, and only once. */
 export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'superseded';
 
+/**
+ * After the decision, the turn it belongs to resumes: `resuming` (claimed by one process) then `done`
+ * (the real result is in the history). Together with the status this is the state machine
+ * pending → approved|denied|expired → resuming → done, each step a compare-and-set.
+ */
+export type ApprovalResumption = {
+  readonly state: 'resuming' | 'done';
+  /** The process that claimed it (a claim by an earlier process is stale after a restart). */
+  readonly by: string;
+  readonly at: string;
+};
+
 /** A tool call waiting for a person, as stored. */
 export type PendingApproval = {
   readonly id: string;
@@ -34,4 +46,6 @@ export type PendingApproval = {
   readonly decidedBy?: string;
   readonly decidedAt?: string;
   readonly denialReason?: string;
+  /** Absent until the decided approval's turn starts resuming. */
+  readonly resumption?: ApprovalResumption;
 };

@@ -1,8 +1,12 @@
 import type { InboundEvent } from './inbound-event.js';
 import type { Delivery, OutboundEvent } from './outbound-event.js';
 
-/** What the bus said to an emitted event: queued, or refused with a reason the channel can show. */
-export type EmitResult = { readonly accepted: true } | { readonly accepted: false; readonly reason: 'busy' | 'closed' };
+/**
+ * What the runtime said to an emitted event: recorded and queued, or refused with a reason the channel
+ * can show. `unavailable`: the event could not be recorded durably (the store is failing); the channel
+ * must not acknowledge it to the platform, so it comes again.
+ */
+export type EmitResult = { readonly accepted: true } | { readonly accepted: false; readonly reason: 'busy' | 'closed' | 'unavailable' };
 
 /** How a channel hands inbound events to the runtime. */
 export type Emit = (event: InboundEvent) => Promise<EmitResult>;

@@ -34,6 +34,8 @@ export type Envelope = {
   /** The message id on the platform, for threading replies under it. */
   readonly messageId?: string;
   readonly threadId?: string;
+  /** Set by the inbound journal when it runs the event again after a restart: side effects are looked up in the store. */
+  readonly redelivered?: boolean;
   /** The platform payload, for debugging only; never consulted for decisions. */
   readonly raw?: unknown;
 };

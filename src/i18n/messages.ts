@@ -5,6 +5,12 @@ export type Locale = 'en' | 'zh-CN';
 export type Messages = {
   readonly busy: string;
   readonly modelUnavailable: (detail: string) => string;
+  /** The store failed during a turn: nothing is lost, the message runs again once the store answers. */
+  readonly storeUnavailable: string;
+  /** A message over the per-message limit was cut before the model read it. */
+  readonly messageCut: (keptCharacters: number) => string;
+  /** A decision could not be saved, so it was not taken. */
+  readonly decisionNotSaved: string;
   readonly turnFailed: string;
   readonly turnTimedOut: string;
   readonly sessionReset: string;
@@ -66,6 +72,9 @@ export type Messages = {
 const en: Messages = {
   busy: 'I am busy right now and could not take your message. Please send it again in a moment.',
   modelUnavailable: (detail) => `I could not reach the model (${detail}). Please try again in a moment.`,
+  storeUnavailable: 'I could not save this conversation: my storage is not answering. Your message is kept, and I will answer it once the storage is back.',
+  messageCut: (kept) => `Your message was very long: I read only the first ${kept} characters of it.`,
+  decisionNotSaved: 'Your decision could not be saved (my storage is not answering), so nothing was decided. Please press again in a moment.',
   turnFailed: 'Something went wrong while I worked on that. Please try again.',
   turnTimedOut: 'That took too long, so I stopped. Please try again, perhaps with a smaller request.',
   sessionReset: 'Started a fresh conversation. Earlier messages are forgotten.',
@@ -139,6 +148,9 @@ const en: Messages = {
 const zhCN: Messages = {
   busy: '我现在很忙，没能接收你的消息。请稍后再发一次。',
   modelUnavailable: (detail) => `无法连接模型（${detail}）。请稍后再试。`,
+  storeUnavailable: '我无法保存这次对话：存储没有响应。你的消息已保留，存储恢复后我会回答。',
+  messageCut: (kept) => `你的消息太长了：我只读了前 ${kept} 个字符。`,
+  decisionNotSaved: '你的决定没能保存（存储没有响应），所以没有生效。请稍后再按一次。',
   turnFailed: '处理时出了点问题，请再试一次。',
   turnTimedOut: '处理时间太长，已停止。请再试一次，或把请求拆小一些。',
   sessionReset: '已开始新的对话，之前的消息已清除。',

@@ -6,6 +6,7 @@ import type { ToolContext } from './tool-context.js';
 import type { ToolOutcome, ToolResult } from './tool-outcome.js';
 import type { ExecuteOutcome, ExecutionRequest, ToolRegistryOptions } from './tool-registry.js';
 import { hashToolCall } from './canonical-json.js';
+import { isStartedMarker } from './replay-guard.js';
 
 const maxOutputChars = 16_000;
 const defaultTimeoutMs = 30_000;
@@ -95,8 +96,14 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
   if (tool.sideEffects) {
     const earlier = await options.replayGuard.find(idempotencyKey, { memoryOnly: request.traceStartedHere === true });
     if (earlier) {
-      const replayed = { ...earlier, metadata: { ...earlier.metadata, replayed: true } };
+      const replayed = isStartedMarker(earlier) ? outcomeUnknown(tool.name) : { ...earlier, metadata: { ...earlier.metadata, replayed: true } };
       return finish(tool.name, replayed, { arguments: validInput, approvalSource: 'replay-guard' });
+    }
+    try {
+      // Recorded before the call runs, and awaited: after a crash the call is reported, never run a second time.
+      await options.replayGuard.markStarted(idempotencyKey);
+    } catch (error) {
+      return finish(tool.name, failure('internal', `Not run: the call could not be recorded before running (${error instanceof Error ? error.message : String(error)}).`), { arguments: validInput });
     }
   }
 
@@ -126,9 +133,9 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
     await new Promise((resolve) => setTimeout(resolve, options.backoffMs?.(attempt) ?? Math.min(200 * 2 ** (attempt - 1), 5000)));
   }
 
-  if (tool.sideEffects && result.ok) {
-    // Memory has it at once, which catches a replay in this process; the store write, there for replays after a
-    // restart, goes on in the background like the audit log's, so it never adds a disk round trip to the call.
+  if (tool.sideEffects) {
+    // Failures too: the started mark must give way to what is known. Memory has it at once; the store write goes
+    // on in the background like the audit log's (until it lands, a crash leaves the honest "outcome unknown").
     options.replayGuard.remember(idempotencyKey, result).catch((error: unknown) => options.onBackgroundError?.(error, 'recording an idempotency key'));
   }
   return finish(tool.name, result, { arguments: validInput, attempts: attempt, approvalSource });
@@ -165,6 +172,11 @@ function fromOutcome(outcome: ToolOutcome): ToolResult {
   }
   // An infrastructure failure that outlived its retries is not the tool saying no: report it as internal.
   return { ok: false, output: capOutput(outcome.error), error: outcome.error, errorKind: outcome.kind === 'infrastructure' ? 'internal' : 'business', metadata: {} };
+}
+
+/** What a re-run says about a side-effect call that began before a crash and has no recorded result. */
+function outcomeUnknown(toolName: string): ToolResult {
+  return failure('internal', `The tool "${toolName}" was started before a restart and its outcome is unknown: it may or may not have taken effect. It was not run again; check before trying it again.`);
 }
 
 function failure(errorKind: NonNullable<ToolResult['errorKind']>, error: string): ToolResult {

@@ -1,10 +1,24 @@
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ToolResult } from './tool-outcome.js';
 
-/** Remembers side-effect results by idempotency key so a replayed call returns the first result instead of acting twice. */
+/** A side-effect call that began and whose result is not recorded: it may or may not have happened. */
+export const startedMarker = { ok: false, output: '', errorKind: 'internal', metadata: { started: true } } as const satisfies ToolResult;
+
+/** Whether a stored record is only the mark of a call that began (the process died before its result was kept). */
+export function isStartedMarker(result: ToolResult): boolean {
+  return result.metadata.started === true;
+}
+
+/**
+ * Remembers side-effect calls by idempotency key, so a call that is replayed (a turn re-run after a
+ * crash, a resumed approval run twice) returns the first result, or says its outcome is unknown,
+ * instead of acting twice.
+ */
 export interface ReplayGuard {
-  /** The first result for this key; `memoryOnly` skips the store when no earlier process can have recorded the key. */
+  /** The first result (or the started mark) for this key; `memoryOnly` skips the store when no earlier process can have recorded the key. */
   find(key: string, options?: { readonly memoryOnly?: boolean }): Promise<ToolResult | undefined>;
+  /** Records, and waits for the store to have it, that the call is about to run: a crash from here on never runs it again. */
+  markStarted(key: string): Promise<void>;
   /** Remembers at once in memory; the promise settles when the store has it too. */
   remember(key: string, result: ToolResult): Promise<void>;
   /** Waits until every record given to `remember` is in the store (before the store closes). */
@@ -38,6 +52,10 @@ export function createReplayGuard(options: { readonly store?: KeyValueNamespace<
       const stored = await options.store?.get(key);
       if (stored) touch(key, stored);
       return stored;
+    },
+    async markStarted(key) {
+      await options.store?.set(key, startedMarker, ttlMs);
+      touch(key, startedMarker);
     },
     async remember(key, result) {
       touch(key, result);

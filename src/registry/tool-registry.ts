@@ -31,6 +31,12 @@ export type ExecutionRequest = Pick<
    * process can have recorded its side effects, so the replay guard looks in memory only.
    */
   readonly traceStartedHere?: boolean;
+  /**
+   * What identifies this call within its turn across a re-run: the run (event or resumption) and the
+   * call's position in it. The model's call id changes on every model call, so it cannot serve. Falls
+   * back to the call id.
+   */
+  readonly callKey?: string;
 };
 
 /** What `execute` returns: a result for the model, or a call that waits for a person. */
@@ -109,7 +115,7 @@ export function createToolRegistry(options: ToolRegistryOptions): { ok: true; re
         tool,
         options,
         executionId: createId(),
-        idempotencyKey: (input: unknown) => hashParts(request.traceId, tool?.name ?? request.call.name, request.call.id, hashToolCall(tool?.name ?? '', input)),
+        idempotencyKey: (input: unknown) => hashParts(request.traceId, tool?.name ?? request.call.name, request.callKey ?? request.call.id, hashToolCall(tool?.name ?? '', input)),
       });
     },
   };

@@ -1,10 +1,7 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
-import { Keyv } from 'keyv';
-import { EchoError } from '../errors/echo-error.js';
+import { describeError, EchoError } from '../errors/echo-error.js';
 import { createKeyLock } from './key-lock.js';
-import type { KeyValueNamespace, Store } from './key-value-namespace.js';
+import type { KeyValueNamespace, Store, StoreHealth } from './key-value-namespace.js';
+import { type KeyvBackend, openKeyvBackend } from './open-keyv-backend.js';
 
 /** Where the store lives. */
 export type StoreOptions = {
@@ -13,101 +10,124 @@ export type StoreOptions = {
   readonly dataDir: string;
   /** How long the start-up round trip may take before the store counts as unreachable; default 5000. */
   readonly probeTimeoutMs?: number;
+  /** How long any one store call may take before it fails with `store-timeout`; default 5000. */
+  readonly operationTimeoutMs?: number;
+  /** Told of every failed store call (metrics). */
+  readonly onError?: (error: EchoError) => void;
 };
 
-/** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
-const plainJson = { serialize: JSON.stringify, deserialize: JSON.parse } as const;
-
-/** Opens the durable store: keyv over a SQLite file by default, Redis when the url says so. */
+/**
+ * Opens the durable store: keyv over a SQLite file by default, Redis when the url says so.
+ * Every call has a timeout, and a write that did not persist rejects with a `store-write-failed`
+ * EchoError: keyv alone would swallow it and answer `false`.
+ */
 export async function createStore(options: StoreOptions): Promise<Store> {
-  const url = options.url ?? '';
-  let keyv: Keyv;
-  let description: string;
-  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    // Loaded only when configured: SQLite users never pay for the Redis client at start-up.
-    const { default: KeyvRedis } = await import('@keyv/redis');
-    keyv = new Keyv({ store: new KeyvRedis(url), useKeyPrefix: false, ...plainJson });
-    description = `redis ${url.replace(/\/\/[^@]*@/, '//***@')}`;
-  } else if (url === 'memory:') {
-    keyv = new Keyv();
-    description = 'memory (nothing survives a restart)';
-  } else if (url === '' || url.startsWith('sqlite://')) {
-    const file = url === '' ? join(options.dataDir, 'echo.sqlite') : url.slice('sqlite://'.length);
-    if (url === '') mkdirSync(options.dataDir, { recursive: true });
-    const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
-    // WAL lets reads run beside a write; synchronous=NORMAL syncs at checkpoints, not on every commit.
-    // A crashed process loses nothing; a power cut may lose the last moments of writes, never corrupt the file.
-    await adapter.query('PRAGMA journal_mode = WAL');
-    await adapter.query('PRAGMA synchronous = NORMAL');
-    keyv = new Keyv({ store: adapter, useKeyPrefix: false, ...plainJson });
-    description = `sqlite ${file}`;
-  } else {
-    throw new EchoError('store-url-invalid', `storage.url must be empty, sqlite://FILE or redis://HOST:PORT (got a ${url.split(':')[0]} url).`);
-  }
-  let lastError: unknown;
-  keyv.on('error', (error: unknown) => {
-    lastError = error;
-  });
-  // A round trip now turns a missing folder, a locked file or an unreachable Redis into one clear error at start-up.
-  // A Redis that is down or never answers makes keyv retry forever without rejecting: bound the probe.
-  const probeTimeoutMs = options.probeTimeoutMs ?? 5000;
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    const answered = await Promise.race([
-      keyv.set('store:probe', Date.now()).then(() => true),
-      new Promise<false>((resolve) => {
-        timer = setTimeout(() => resolve(false), probeTimeoutMs);
-      }),
-    ]);
-    if (!answered) {
-      void keyv.disconnect().catch(() => undefined);
-      throw new EchoError('store-unavailable', `The store (${description}) did not answer within ${probeTimeoutMs / 1000} s: is it running and reachable?`);
+  const backend = await openKeyvBackend({ url: options.url ?? '', dataDir: options.dataDir });
+  const { keyv, description } = backend;
+  await probe(backend, options.probeTimeoutMs ?? 5000);
+
+  const operationTimeoutMs = options.operationTimeoutMs ?? 5000;
+  let errors = 0;
+  let lastError: string | undefined;
+
+  /** Runs one store call with a timeout; failures become EchoErrors and mark the store degraded. */
+  async function guard<T>(what: string, work: () => Promise<T>, timeoutMs = operationTimeoutMs): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new EchoError('store-timeout', `The store (${description}) did not answer within ${timeoutMs / 1000} s while ${what}.`)), timeoutMs);
+    });
+    try {
+      const result = await Promise.race([work(), timeout]);
+      lastError = undefined;
+      return result;
+    } catch (error) {
+      const failure = error instanceof EchoError ? error : new EchoError('store-write-failed', `The store (${description}) failed while ${what}: ${describeError(error)}`, { cause: error });
+      errors += 1;
+      lastError = failure.message;
+      options.onError?.(failure);
+      throw failure;
+    } finally {
+      clearTimeout(timer);
     }
-  } catch (error) {
-    if (error instanceof EchoError) throw error;
-    throw new EchoError('store-unavailable', `The store (${description}) is not usable: ${String((error as Error)?.message ?? error)}`, { cause: error });
-  } finally {
-    clearTimeout(timer);
   }
-  if (lastError !== undefined) throw new EchoError('store-unavailable', `The store (${description}) is not usable.`, { cause: lastError });
+
+  async function write(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    const stored = await keyv.set(key, value, ttlMs);
+    if (stored === false) throw new EchoError('store-write-failed', `The store (${description}) did not save ${key.split(':')[0]}.`);
+  }
 
   const withLock = createKeyLock();
+  const health = (): StoreHealth => (lastError === undefined ? { state: 'ok', errors } : { state: 'degraded', errors, lastError });
 
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
     return {
-      async get(key) {
-        return (await keyv.get<Value>(prefix + key)) ?? undefined;
-      },
-      async set(key, value, ttlMs) {
-        await keyv.set(prefix + key, value, ttlMs);
-      },
-      async delete(key) {
-        return keyv.delete(prefix + key);
-      },
-      async update(key, updater, ttlMs) {
-        return withLock(prefix + key, async () => {
-          const raw = await keyv.getRaw<Value>(prefix + key);
-          const current = raw?.value ?? undefined;
-          const next = updater(current);
-          if (next === undefined) {
-            await keyv.delete(prefix + key);
+      get: (key) => guard(`reading ${name}`, async () => (await keyv.get<Value>(prefix + key)) ?? undefined),
+      set: (key, value, ttlMs) => guard(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
+      delete: (key) => guard(`deleting from ${name}`, () => keyv.delete(prefix + key)),
+      update(key, updater, ttlMs) {
+        return withLock(prefix + key, () =>
+          guard(`updating ${name}`, async () => {
+            const raw = await keyv.getRaw<Value>(prefix + key);
+            const current = raw?.value ?? undefined;
+            const next = updater(current);
+            if (next === undefined) {
+              if (current !== undefined) await keyv.delete(prefix + key);
+              return next;
+            }
+            // Without a new ttl the record keeps the expiry it had: an update must not make an expiring record permanent.
+            const keptTtl = ttlMs ?? (current !== undefined && typeof raw?.expires === 'number' ? Math.max(1, raw.expires - Date.now()) : undefined);
+            await write(prefix + key, next, keptTtl);
             return next;
-          }
-          // Without a new ttl the record keeps the expiry it had: an update must not make an expiring record permanent.
-          const keptTtl = ttlMs ?? (current !== undefined && typeof raw?.expires === 'number' ? Math.max(1, raw.expires - Date.now()) : undefined);
-          await keyv.set(prefix + key, next, keptTtl);
-          return next;
-        });
+          }),
+        );
       },
+      entries: () =>
+        guard(`listing ${name}`, async () => {
+          const now = Date.now();
+          const rows = await backend.scan(prefix);
+          return rows.filter((row) => row.expires === undefined || row.expires > now).map((row) => [row.key.slice(prefix.length), row.value as Value] as const);
+        }),
     };
   }
 
   return {
     description,
     namespace,
+    purgeExpired: () => guard('purging expired rows', () => backend.purgeExpired(Date.now())),
+    countRows: () => guard('counting rows', () => backend.countRows()),
+    health,
+    async check(timeoutMs = 1000) {
+      await guard('answering a health check', () => keyv.get('store:probe'), timeoutMs).catch(() => undefined);
+      return health();
+    },
     async close() {
       await keyv.disconnect();
     },
   };
+}
+
+/** A round trip at start-up turns a missing folder, a locked file or an unreachable Redis into one clear error. */
+async function probe(backend: KeyvBackend, timeoutMs: number): Promise<void> {
+  const { keyv, description } = backend;
+  // A Redis that is down or never answers makes keyv retry forever without rejecting: bound the probe.
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    const answered = await Promise.race([
+      keyv.set('store:probe', Date.now()).then(() => true),
+      new Promise<false>((resolve) => {
+        timer = setTimeout(() => resolve(false), timeoutMs);
+      }),
+    ]);
+    if (!answered) {
+      void keyv.disconnect().catch(() => undefined);
+      throw new EchoError('store-unavailable', `The store (${description}) did not answer within ${timeoutMs / 1000} s: is it running and reachable?`);
+    }
+  } catch (error) {
+    if (error instanceof EchoError) throw error;
+    void keyv.disconnect().catch(() => undefined);
+    throw new EchoError('store-unavailable', `The store (${description}) is not usable: ${describeError(error)}`, { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -1,7 +1,7 @@
 /** One namespace of the durable store (sessions, approvals, schedules...). Values are JSON-serialisable. */
 export interface KeyValueNamespace<Value> {
   get(key: string): Promise<Value | undefined>;
-  /** Stores a value; `ttlMs` makes it expire. */
+  /** Stores a value; `ttlMs` makes it expire. Rejects with a `store-*` EchoError when the write did not persist. */
   set(key: string, value: Value, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
   /**
@@ -11,11 +11,30 @@ export interface KeyValueNamespace<Value> {
    * Resolves to what was written.
    */
   update(key: string, updater: (current: Value | undefined) => Value | undefined, ttlMs?: number): Promise<Value | undefined>;
+  /** Every live entry of this namespace (for recovery sweeps at start-up; not for hot paths). */
+  entries(): Promise<readonly (readonly [string, Value])[]>;
 }
+
+/** Whether the store answers: `degraded` after a failed or timed-out call, `ok` again after the next success. */
+export type StoreHealth = {
+  readonly state: 'ok' | 'degraded';
+  /** Failed or timed-out calls since start. */
+  readonly errors: number;
+  /** The last failure, in one line, while degraded. */
+  readonly lastError?: string;
+};
 
 /** The durable store: named namespaces over one keyv backend (SQLite file or Redis). */
 export interface Store {
   namespace<Value>(name: string): KeyValueNamespace<Value>;
+  /** Deletes every expired row now (keyv alone removes them only when read); resolves to how many went. */
+  purgeExpired(): Promise<number>;
+  /** How many rows the store holds, expired ones included (for soak tests and `/metrics`). */
+  countRows(): Promise<number>;
+  /** The state as of the last call. */
+  health(): StoreHealth;
+  /** Makes one short round trip (at most `timeoutMs`, default 1000), then says the state. */
+  check(timeoutMs?: number): Promise<StoreHealth>;
   close(): Promise<void>;
   /** `sqlite:<file>` or `redis://host:port`, secrets masked. */
   readonly description: string;

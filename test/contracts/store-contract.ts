@@ -66,5 +66,39 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       expect(await space.get('k')).toBeUndefined();
       await store.close();
     });
+
+    it('lists the live entries of one namespace only, without expired ones', async () => {
+      const store = await open();
+      const unique = `${Date.now()}-${Math.random()}`;
+      const journal = store.namespace<{ n: number }>(`list_a-${unique}`);
+      const other = store.namespace<{ n: number }>(`list_ab-${unique}`);
+      await journal.set('one', { n: 1 });
+      await journal.set('two', { n: 2 });
+      await journal.set('gone', { n: 3 }, 20);
+      await other.set('one', { n: 9 });
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const listed = [...(await journal.entries())].sort(([left], [right]) => left.localeCompare(right));
+      expect(listed).toEqual([
+        ['one', { n: 1 }],
+        ['two', { n: 2 }],
+      ]);
+      await store.close();
+    });
+
+    it('purges expired rows without reading them, and keeps the rest', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`purge-${Date.now()}-${Math.random()}`);
+      await space.set('short', 'gone soon', 20);
+      await space.set('kept', 'stays');
+      await new Promise((resolve) => setTimeout(resolve, 60));
+      const before = await store.countRows();
+      const purged = await store.purgeExpired();
+      // Other tests share the store, so only the direction is certain; Redis expires rows itself and purges none.
+      expect(await store.countRows()).toBe(before - purged);
+      expect(await space.get('kept')).toBe('stays');
+      expect((await space.entries()).map(([key]) => key)).toEqual(['kept']);
+      expect(store.health()).toEqual({ state: 'ok', errors: 0 });
+      await store.close();
+    });
   });
 }

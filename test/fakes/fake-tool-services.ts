@@ -130,6 +130,10 @@ function createInMemoryNamespace<Value>(entries: Map<string, StoredValue>, now: 
       write(key, next, ttlMs);
       return read(key);
     },
+    entries: async () => [...entries.keys()].flatMap((key) => {
+      const value = read(key);
+      return value === undefined ? [] : [[key, value] as const];
+    }),
   };
 }
 

@@ -78,10 +78,23 @@ describe('trimHistory', () => {
     }
   });
 
-  it('keeps the newest exchange whole even when it alone is over the budget', () => {
+  it('keeps every message of the newest exchange, but cuts a text that alone is over the budget, with a note', () => {
     const messages = [...conversation(2), user('last question'), callsTools('', 'big'), toolResult('big', 'x'.repeat(5_000)), answer('done')];
-    const trimmed = trimHistory(messages, 100);
-    expect(trimmed).toEqual(messages.slice(-4));
+    const trimmed = trimHistory(messages, 1000);
+    expect(trimmed.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(trimmed[0]).toEqual(user('last question'));
+    expect(trimmed[3]).toEqual(answer('done'));
+    const cut = trimmed[2]?.content ?? '';
+    expect(cut.length).toBeLessThan(1000);
+    expect(cut).toMatch(/^x+\n\[cut to fit the history budget: \d+ more characters not kept\]$/);
+  });
+
+  it('does not re-send a huge user message whole with every later turn', () => {
+    const huge = 'y'.repeat(900_000);
+    const trimmed = trimHistory([user('hello'), answer('hi'), user(huge), answer('I read it')], 40_000);
+    const total = trimmed.reduce((sum, message) => sum + message.content.length, 0);
+    expect(total).toBeLessThan(41_000);
+    expect(trimmed.find((message) => message.role === 'user')?.content).toContain('[cut to fit the history budget');
   });
 
   it('cuts only before user messages, even inside a long run of tool rounds', () => {
@@ -95,7 +108,7 @@ describe('trimHistory', () => {
       toolResult('2', 'y'.repeat(300)),
       answer('finished'),
     ];
-    expect(trimHistory(messages, 50)).toEqual(messages.slice(2));
+    expect(trimHistory(messages, 680)).toEqual(messages.slice(2));
   });
 
   it('keeps a history that starts with a non-user message (after an earlier trim) intact', () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { ApprovalHook } from '../../../src/registry/approval-hook.js';
 import { hashToolCall } from '../../../src/registry/canonical-json.js';
@@ -247,16 +247,54 @@ describe('registry.execute: the replay guard', () => {
     expect(message.runs).toHaveLength(2);
   });
 
-  it('gives each attempt and key to the tool, and the key is stable for the same call', async () => {
+  it('gives the tool a stable key, and answers a replay of a failed side effect with that failure instead of trying again', async () => {
     const message = recordingTool('message', { sideEffects: true, answer: () => ({ ok: false, error: 'no' }) });
     const { registry } = await harnessWith([message.tool]);
     const call = callOf('message', { action: 'remember' }, 'call-k');
     await registry.execute(requestFor(call, ['message']));
-    await registry.execute(requestFor(call, ['message']));
-    // A failed side effect is not remembered, so it may be tried again with the same key.
-    expect(message.runs).toHaveLength(2);
+    const replayed = resultOf(await registry.execute(requestFor(call, ['message'])));
+    // The same call (same run, same position) is the same action: it may have done part of its work before failing.
+    expect(message.runs).toHaveLength(1);
     expect(message.runs[0]?.context.idempotencyKey).toMatch(/^[0-9a-f]{64}$/);
-    expect(message.runs[1]?.context.idempotencyKey).toBe(message.runs[0]?.context.idempotencyKey);
+    expect(replayed).toMatchObject({ ok: false, output: 'no', metadata: { replayed: true } });
+  });
+
+  it('keys a call by its run and position, not the model\'s call id, which changes on every model call', async () => {
+    const message = recordingTool('message', { sideEffects: true });
+    const { registry } = await harnessWith([message.tool]);
+    await registry.execute({ ...requestFor(callOf('message', { action: 'remember' }, 'call-first-model-call'), ['message']), callKey: 'event-1#0' });
+    const again = resultOf(await registry.execute({ ...requestFor(callOf('message', { action: 'remember' }, 'call-after-rerun'), ['message']), callKey: 'event-1#0' }));
+    await registry.execute({ ...requestFor(callOf('message', { action: 'remember' }, 'call-after-rerun-2'), ['message']), callKey: 'event-1#1' });
+    expect(again).toMatchObject({ ok: true, metadata: { replayed: true } });
+    // The same arguments at another position are another call: it runs.
+    expect(message.runs).toHaveLength(2);
+  });
+
+  it('says the outcome is unknown, and does not run again, when a call started in a process that died', async () => {
+    let runs = 0;
+    // A call that never finishes: the process "dies" while it runs, before any result is recorded.
+    const hanging = defineTool({
+      name: 'deploy',
+      description: 'Deploys.',
+      input: z.object({ target: z.string() }),
+      risk: 'write',
+      approval: 'never',
+      sideEffects: true,
+      timeoutMs: 60_000,
+      execute: () => {
+        runs += 1;
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const h = await harnessWith([hanging]);
+    const request = { ...requestFor(callOf('deploy', { target: 'prod' }, 'call-died'), ['deploy']), callKey: 'event-2#0' };
+    void h.registry.execute(request);
+    await vi.waitFor(() => expect(runs).toBe(1));
+    const restarted = await h.reopen();
+    const result = resultOf(await restarted.execute({ ...requestFor(callOf('deploy', { target: 'prod' }, 'call-new-id'), ['deploy']), callKey: 'event-2#0', traceStartedHere: false }));
+    expect(runs).toBe(1);
+    expect(result).toMatchObject({ ok: false, errorKind: 'internal' });
+    expect(result.output).toContain('outcome is unknown');
   });
 
   it('does not guard tools without side effects', async () => {

@@ -58,6 +58,8 @@ export function scopeFor(visible: Iterable<string>, overrides: Partial<TurnScope
     channel: 'telegram',
     chatId: '1001',
     isGroup: false,
+    runKey: 'event-turn',
+    callCounter: { next: 0 },
     causationId: 'event-1',
     visibleTools: new Set(visible),
     approvedActions: [],

@@ -25,3 +25,19 @@ describe('sqlite store', () => {
     await expect(createStore({ dataDir, url: 'mongodb://x' })).rejects.toThrow(/storage.url must be/);
   });
 });
+
+describe('sqlite store purge', () => {
+  it('deletes expired rows from the file, so the row count falls', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'echo-purge-'));
+    const store = await createStore({ dataDir: folder });
+    const space = store.namespace<number>('telegram-updates');
+    for (let index = 0; index < 20; index += 1) await space.set(String(index), index, 20);
+    await space.set('kept', 1);
+    const before = await store.countRows();
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(await store.purgeExpired()).toBe(20);
+    expect(await store.countRows()).toBe(before - 20);
+    await store.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+});

@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import KeyvSqlite from '@keyv/sqlite';
+import { Keyv } from 'keyv';
+import { EchoError } from '../errors/echo-error.js';
+
+/** A raw stored row: keyv keeps the value beside its expiry. */
+export type StoredRow = { readonly key: string; readonly value: unknown; readonly expires?: number };
+
+/** One keyv backend with the few operations keyv itself does not offer: listing a prefix, purging, counting. */
+export type KeyvBackend = {
+  readonly keyv: Keyv;
+  readonly description: string;
+  /** Rows whose key starts with `prefix`, expired ones included. */
+  scan(prefix: string): Promise<readonly StoredRow[]>;
+  /** Deletes rows whose expiry has passed; resolves to how many went. */
+  purgeExpired(now: number): Promise<number>;
+  countRows(): Promise<number>;
+};
+
+/** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
+const plainJson = { serialize: JSON.stringify, deserialize: JSON.parse } as const;
+
+type Query = (sql: string, parameters?: unknown) => Promise<unknown>;
+
+/** Opens keyv over the backend the url names: a SQLite file (default), Redis, or memory. */
+export async function openKeyvBackend(input: { readonly url: string; readonly dataDir: string }): Promise<KeyvBackend> {
+  const { url } = input;
+  if (url.startsWith('redis://') || url.startsWith('rediss://')) return openRedis(url);
+  if (url === 'memory:') return openMemory();
+  if (url === '' || url.startsWith('sqlite://')) {
+    const file = url === '' ? join(input.dataDir, 'echo.sqlite') : url.slice('sqlite://'.length);
+    if (url === '') mkdirSync(input.dataDir, { recursive: true });
+    return openSqlite(file);
+  }
+  throw new EchoError('store-url-invalid', `storage.url must be empty, sqlite://FILE or redis://HOST:PORT (got a ${url.split(':')[0]} url).`);
+}
+
+async function openSqlite(file: string): Promise<KeyvBackend> {
+  const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
+  const query = adapter.query.bind(adapter) as Query;
+  // WAL lets reads run beside a write; synchronous=NORMAL syncs at checkpoints, not on every commit.
+  // A crashed process loses nothing; a power cut may lose the last moments of writes, never corrupt the file.
+  await query('PRAGMA journal_mode = WAL');
+  await query('PRAGMA synchronous = NORMAL');
+  const keyv = new Keyv({ store: adapter, useKeyPrefix: false, throwOnErrors: true, ...plainJson });
+  return {
+    keyv,
+    description: `sqlite ${file}`,
+    async scan(prefix) {
+      // substr, not LIKE: namespace names contain `_` and `-`, which LIKE would read as patterns.
+      const rows = (await query('SELECT key, value FROM keyv WHERE substr(key, 1, ?) = ?', [prefix.length, prefix])) as { key: string; value: string }[];
+      return rows.map((row) => parseRow(row.key, row.value));
+    },
+    async purgeExpired(now) {
+      const before = await countSqlite(query);
+      await query("DELETE FROM keyv WHERE json_extract(value, '$.expires') IS NOT NULL AND json_extract(value, '$.expires') < ?", [now]);
+      return before - (await countSqlite(query));
+    },
+    countRows: () => countSqlite(query),
+  };
+}
+
+async function countSqlite(query: Query): Promise<number> {
+  const rows = (await query('SELECT COUNT(*) AS rows FROM keyv')) as { rows: number }[];
+  return rows[0]?.rows ?? 0;
+}
+
+async function openRedis(url: string): Promise<KeyvBackend> {
+  // Loaded only when configured: SQLite users never pay for the Redis client at start-up.
+  const { default: KeyvRedis } = await import('@keyv/redis');
+  const adapter = new KeyvRedis(url);
+  const keyv = new Keyv({ store: adapter, useKeyPrefix: false, throwOnErrors: true, ...plainJson });
+  return {
+    keyv,
+    description: `redis ${url.replace(/\/\/[^@]*@/, '//***@')}`,
+    async scan(prefix) {
+      type ScanClient = {
+        scan(cursor: string, options: { MATCH: string; COUNT: number }): Promise<{ cursor: string | number; keys: string[] }>;
+        mGet(keys: string[]): Promise<(string | null)[]>;
+      };
+      const client = (await adapter.getClient()) as unknown as ScanClient;
+      const rows: StoredRow[] = [];
+      // keyv gives the adapter a namespace of its own (`keyv::`) in front of every key.
+      const base = adapter.namespace ? `${adapter.namespace}${adapter.keyPrefixSeparator}` : '';
+      // Glob characters in a namespace name would widen the match: escape them.
+      const match = `${base}${prefix.replace(/[*?[\]\\]/g, (character) => `\\${character}`)}*`;
+      let cursor = '0';
+      do {
+        const page = await client.scan(cursor, { MATCH: match, COUNT: 500 });
+        cursor = String(page.cursor);
+        if (page.keys.length === 0) continue;
+        const values = await client.mGet(page.keys);
+        for (const [index, key] of page.keys.entries()) {
+          const raw = values[index];
+          if (typeof raw === 'string') rows.push(parseRow(key.slice(base.length), raw));
+        }
+      } while (cursor !== '0');
+      return rows;
+    },
+    // Redis expires keys itself (keyv sets PX on every write with a ttl).
+    purgeExpired: async () => 0,
+    async countRows() {
+      const client = await adapter.getClient();
+      return Number(await (client as unknown as { dbSize(): Promise<number> }).dbSize());
+    },
+  };
+}
+
+function openMemory(): KeyvBackend {
+  const map = new Map<string, unknown>();
+  const keyv = new Keyv({ store: map, throwOnErrors: true });
+  const rowOf = (key: string, raw: unknown): StoredRow => (typeof raw === 'string' ? parseRow(key, raw) : { key, ...(raw as { value: unknown; expires?: number }) });
+  return {
+    keyv,
+    description: 'memory (nothing survives a restart)',
+    scan: async (prefix) => [...map.entries()].filter(([key]) => key.startsWith(prefix)).map(([key, raw]) => rowOf(key, raw)),
+    async purgeExpired(now) {
+      let purged = 0;
+      for (const [key, raw] of map.entries()) {
+        const row = rowOf(key, raw);
+        if (row.expires !== undefined && row.expires < now) {
+          map.delete(key);
+          purged += 1;
+        }
+      }
+      return purged;
+    },
+    countRows: async () => map.size,
+  };
+}
+
+function parseRow(key: string, raw: string): StoredRow {
+  const parsed = JSON.parse(raw) as { value?: unknown; expires?: number | null };
+  return { key, value: parsed.value, ...(typeof parsed.expires === 'number' ? { expires: parsed.expires } : {}) };
+}
