@@ -29,6 +29,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const operationTimeoutMs = options.operationTimeoutMs ?? 5000;
   let errors = 0;
   let lastError: string | undefined;
+  let closed = false;
 
   /** Runs one store call with a timeout; failures become EchoErrors and mark the store degraded. */
   async function guard<T>(what: string, work: () => Promise<T>, timeoutMs = operationTimeoutMs): Promise<T> {
@@ -102,6 +103,9 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       return health();
     },
     async close() {
+      // Idempotent: a second close (an error path and a finally both closing) must not throw.
+      if (closed) return;
+      closed = true;
       await keyv.disconnect();
     },
   };

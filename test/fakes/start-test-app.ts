@@ -42,7 +42,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     root: repositoryRoot,
     configFile: options.configFile,
     // Port 0: parallel test apps never fight over the gateway's default port.
-    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'test-key', WEBHOOK_PORT: '0', ...options.environment },
+    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OPENAI_API_KEY: 'test-key', WEBHOOK_PORT: '0', ...options.environment },
   });
   if (!loaded.ok) throw new Error(`test config invalid: ${loaded.errors.join('; ')}`);
   const logger = await createLogger({ level: loaded.config.log.level, pretty: false });

@@ -18,6 +18,8 @@ export type TelegramScenarioOptions = {
   /** YAML text (e.g. `approvals:\n  explain: false`), written to a temporary file given as --config. */
   readonly yaml?: string;
   readonly extraTools?: readonly ToolDefinition[];
+  /** How often the app sweeps (expiry, resumptions, unfinished events); default the app's 15 s. */
+  readonly sweepEveryMs?: number;
 };
 
 /** The emulator, the scripted model and the app, wired like `npm start`. */
@@ -52,6 +54,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
   const testApp = await startTestApp({
     configFile,
     extraTools: options.extraTools,
+    sweepEveryMs: options.sweepEveryMs,
     environment: {
       TELEGRAM_BOT_TOKEN: scenarioToken,
       TELEGRAM_API_ROOT: proxy.apiRoot,

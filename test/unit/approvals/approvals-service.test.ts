@@ -375,3 +375,20 @@ describe('approvals service: approver ids are bound to their channel', () => {
     expect((await service.decide({ id: approval.id, ...decider('1') })).ok).toBe(true);
   });
 });
+
+describe('approval resumption: decided → resuming → done', () => {
+  it('is claimed only once decided, can be taken over after a crash, and never after it is done', async () => {
+    const harness = await createHarness();
+    const approval = await harness.service.open(requestInput());
+    expect(await harness.service.claimResumption(approval.id, 'process-1')).toBe(false);
+    await harness.service.decide({ id: approval.id, ...decider('1') });
+    expect(await harness.service.claimResumption(approval.id, 'process-1')).toBe(true);
+    expect((await harness.service.get(approval.id))?.resumption).toMatchObject({ state: 'resuming', by: 'process-1' });
+    // process-1 died mid-resumption: the restarted process takes the claim over.
+    const restarted = harness.service;
+    expect(await restarted.claimResumption(approval.id, 'process-2')).toBe(true);
+    await restarted.finishResumption(approval.id, 'process-2');
+    expect(await restarted.claimResumption(approval.id, 'process-3')).toBe(false);
+    expect((await restarted.get(approval.id))?.resumption?.state).toBe('done');
+  });
+});
