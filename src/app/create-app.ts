@@ -128,7 +128,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   };
 
   const cron = await wireCron(context);
-  const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'));
+  const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'), {
+    sessionTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
+  });
   const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command) : undefined)];
   const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), createExecTool({ environment: { PATH: config.tools.execPath } }), ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({

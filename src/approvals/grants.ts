@@ -21,7 +21,7 @@ export interface GrantStore {
 }
 
 /** Grants kept in two store namespaces: `grants-session` by session key, `grants-always` by `<channel>:<userId>`. */
-export function createGrantStore(session: KeyValueNamespace<Grant[]>, always: KeyValueNamespace<Grant[]>): GrantStore {
+export function createGrantStore(session: KeyValueNamespace<Grant[]>, always: KeyValueNamespace<Grant[]>, options: { readonly sessionTtlMs?: number } = {}): GrantStore {
   const matches = (grant: Grant, toolName: string, argumentsHash: string) => grant.toolName === toolName && grant.argumentsHash === argumentsHash;
   return {
     async has({ sessionKey, userKey, toolName, argumentsHash }) {
@@ -31,7 +31,8 @@ export function createGrantStore(session: KeyValueNamespace<Grant[]>, always: Ke
     },
     async add(scope, key, grant) {
       const space = scope === 'session' ? session : always;
-      await space.update(key, (current = []) => [...current.filter((item) => !matches(item, grant.toolName, grant.argumentsHash)), grant]);
+      // Session grants live as long as an idle session does; "always" grants until revoked.
+      await space.update(key, (current = []) => [...current.filter((item) => !matches(item, grant.toolName, grant.argumentsHash)), grant], scope === 'session' ? options.sessionTtlMs : undefined);
     },
     async listAlways(userKey) {
       return (await always.get(userKey)) ?? [];
