@@ -21,7 +21,7 @@ import { createInboundJournal, type JournalEntry } from '../journal/inbound-jour
 import type { MessageBus } from '../bus/message-bus.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import type { Config } from '../config/config-schema.js';
-import type { Channel, ChannelStatus } from '../events/channel.js';
+import type { Channel, ChannelStatus, EmitResult } from '../events/channel.js';
 import { messagesFor as catalogue, type Locale } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import { traceContext } from '../logging/trace-context.js';
@@ -74,6 +74,8 @@ export type App = {
   readonly runtime: AgentRuntime;
   readonly registry: ToolRegistry;
   readonly telemetry: Telemetry;
+  /** How a channel hands an event in: journaled, then queued (what every channel's `emit` is). */
+  accept(event: InboundEvent): Promise<EmitResult>;
   readonly channels: ReadonlyMap<string, Channel>;
   /** One line per channel: on or off, and why. */
   readonly startupLines: readonly string[];
@@ -236,7 +238,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     } finally {
       telemetry.emitEventHandled({ type: event.type, channel: event.channel, durationMs: performance.now() - started, failed });
     }
-    await intake.complete(event).catch((error: unknown) => logger.warn({ err: error, eventId: event.id }, 'finished event could not be marked done; it may run again after a restart'));
+    intake.complete(event);
   });
 
   /** Tells the person once, in their chat, that the store failed, and ends any webhook wait with that. */
@@ -281,6 +283,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     runtime,
     registry,
     telemetry,
+    accept: (event) => intake.accept(event),
     channels,
     startupLines,
     terminalEnded,
@@ -314,6 +317,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       }
       await fileAudit.flush();
       await registry.flush();
+      await intake.flush();
       await store.close();
       return { drained: result.drained };
     },

@@ -8,8 +8,13 @@ import type { InboundJournal } from './inbound-journal.js';
 export interface DurableIntake {
   /** The channels' emit: records the event durably, then queues it. Only an accepted event may be acknowledged. */
   accept(event: InboundEvent): Promise<EmitResult>;
-  /** Called when an event's handling finished (its reply delivered, or its turn suspended). */
-  complete(event: InboundEvent): Promise<void>;
+  /**
+   * Called when an event's handling finished (its reply delivered, or its turn suspended). The row's
+   * removal goes on in the background, off the session's lane; `flush` waits for it.
+   */
+  complete(event: InboundEvent): void;
+  /** Waits for background removals (before the store closes). */
+  flush(): Promise<void>;
   /** Called when handling failed: the event stays in the journal, and the next sweep queues it again. */
   release(event: InboundEvent): void;
   /**
@@ -39,6 +44,7 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
   const maxAttempts = options.maxAttempts ?? 3;
   // Events queued or running in this process: a sweep must not queue them a second time.
   const inFlight = new Set<string>();
+  const removals = new Set<Promise<void>>();
 
   return {
     async accept(event) {
@@ -59,13 +65,20 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
       }
       return published;
     },
-    async complete(event) {
+    complete(event) {
       if (!isJournaled(event)) return;
-      try {
-        await journal.complete(event.id);
-      } finally {
-        inFlight.delete(event.id);
-      }
+      const removal = journal
+        .complete(event.id)
+        .catch((error: unknown) => logger.warn({ err: error, eventId: event.id }, 'finished event could not be marked done; it may run again after a restart'))
+        .finally(() => {
+          // Until the row is gone it must not look unfinished to a sweep.
+          inFlight.delete(event.id);
+          removals.delete(removal);
+        });
+      removals.add(removal);
+    },
+    async flush() {
+      await Promise.allSettled([...removals]);
     },
     release(event) {
       inFlight.delete(event.id);

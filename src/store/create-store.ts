@@ -1,4 +1,5 @@
 import { describeError, EchoError } from '../errors/echo-error.js';
+import { createWriteBatcher } from './create-write-batcher.js';
 import { createKeyLock } from './key-lock.js';
 import type { KeyValueNamespace, Store, StoreHealth } from './key-value-namespace.js';
 import { type KeyvBackend, openKeyvBackend } from './open-keyv-backend.js';
@@ -52,10 +53,20 @@ export async function createStore(options: StoreOptions): Promise<Store> {
     }
   }
 
+  const batched = backend.writeBatch ? createWriteBatcher(backend.writeBatch) : undefined;
+
   async function write(key: string, value: unknown, ttlMs?: number): Promise<void> {
+    if (batched) {
+      // The row format keyv reads back: the value beside its expiry.
+      const serialized = JSON.stringify({ value, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined });
+      await batched({ kind: 'set', key, serialized });
+      return;
+    }
     const stored = await keyv.set(key, value, ttlMs);
     if (stored === false) throw new EchoError('store-write-failed', `The store (${description}) did not save ${key.split(':')[0]}.`);
   }
+
+  const remove = (key: string): Promise<boolean> => (batched ? batched({ kind: 'delete', key }) : keyv.delete(key));
 
   const withLock = createKeyLock();
   const health = (): StoreHealth => (lastError === undefined ? { state: 'ok', errors } : { state: 'degraded', errors, lastError });
@@ -65,7 +76,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
     return {
       get: (key) => guard(`reading ${name}`, async () => (await keyv.get<Value>(prefix + key)) ?? undefined),
       set: (key, value, ttlMs) => guard(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
-      delete: (key) => guard(`deleting from ${name}`, () => keyv.delete(prefix + key)),
+      delete: (key) => guard(`deleting from ${name}`, () => remove(prefix + key)),
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
           guard(`updating ${name}`, async () => {
@@ -73,7 +84,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
             const current = raw?.value ?? undefined;
             const next = updater(current);
             if (next === undefined) {
-              if (current !== undefined) await keyv.delete(prefix + key);
+              if (current !== undefined) await remove(prefix + key);
               return next;
             }
             // Without a new ttl the record keeps the expiry it had: an update must not make an expiring record permanent.

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
 import { EchoError } from '../errors/echo-error.js';
+import { type BatchWriter, collapseWrites } from './create-write-batcher.js';
 
 /** A raw stored row: keyv keeps the value beside its expiry. */
 export type StoredRow = { readonly key: string; readonly value: unknown; readonly expires?: number };
@@ -16,6 +17,8 @@ export type KeyvBackend = {
   /** Deletes rows whose expiry has passed; resolves to how many went. */
   purgeExpired(now: number): Promise<number>;
   countRows(): Promise<number>;
+  /** Writes a batch as one statement per kind, where the backend can (SQLite); keyv's one-by-one path otherwise. */
+  readonly writeBatch?: BatchWriter;
 };
 
 /** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
@@ -58,6 +61,21 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
       return before - (await countSqlite(query));
     },
     countRows: () => countSqlite(query),
+    async writeBatch(operations) {
+      const { last, isLast } = collapseWrites(operations);
+      const sets = last.filter((operation) => operation.kind === 'set').map((operation) => [operation.key, operation.kind === 'set' ? operation.serialized : '']);
+      const deletes = last.filter((operation) => operation.kind === 'delete').map((operation) => operation.key);
+      if (sets.length > 0) {
+        // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT.
+        await query('INSERT INTO keyv (key, value) SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true ON CONFLICT(key) DO UPDATE SET value = excluded.value', [JSON.stringify(sets)]);
+      }
+      const deleted = new Set<string>();
+      if (deletes.length > 0) {
+        const rows = (await query('DELETE FROM keyv WHERE key IN (SELECT value FROM json_each(?)) RETURNING key', [JSON.stringify(deletes)])) as { key: string }[];
+        for (const row of rows) deleted.add(row.key);
+      }
+      return operations.map((operation, index) => !isLast[index] || operation.kind === 'set' || deleted.has(operation.key));
+    },
   };
 }
 

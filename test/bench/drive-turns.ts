@@ -33,7 +33,7 @@ export function createMessageEvent(chatId: string, text: string): MessageReceive
   };
 }
 
-/** Publishes turns onto `app.bus` and times each from publish to the turn-finished signal (the final reply has gone to the outbox). */
+/** Hands turns in through `app.accept` and times each from publish to the turn-finished signal (the final reply has gone to the outbox). */
 function createTurnTimer(app: App) {
   const waiting = new Map<string, (status: string) => void>();
   const unsubscribe = app.telemetry.onTurnFinished((report) => {
@@ -54,9 +54,10 @@ function createTurnTimer(app: App) {
       const finished = new Promise<string>((resolve) => waiting.set(event.id, resolve));
       const started = performance.now();
       for (;;) {
-        const result = app.bus.publish(event);
+        // Through the durable intake, as a channel hands events in: the journal's cost is part of the figure.
+        const result = await app.accept(event);
         if (result.accepted) break;
-        if (result.reason === 'closed') throw new Error('the bus is closed');
+        if (result.reason !== 'busy') throw new Error(`the event was refused (${result.reason})`);
         // Full: try again in a moment, as a user told "busy" would.
         await new Promise((resolve) => setTimeout(resolve, 1));
       }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ChatMessage } from '../../../src/agent/chat-message.js';
 import type { ModelPort, ModelRequest, ModelResult } from '../../../src/agent/model-port.js';
 import { createOpenAiProvider } from '../../../src/agent/providers/openai/index.js';
@@ -148,7 +148,9 @@ describe('createResilientModel', () => {
     const controller = new AbortController();
 
     const pending = model.complete({ ...request, signal: controller.signal });
-    setTimeout(() => controller.abort(), 50);
+    // Aborted once the request is at the server: a busy machine may take longer than any fixed delay to get it there.
+    await vi.waitFor(() => expect(first.requests).toHaveLength(1), { timeout: 10_000 });
+    controller.abort();
     const result = await pending;
 
     expect(result.ok).toBe(false);

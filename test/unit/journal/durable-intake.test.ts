@@ -48,7 +48,7 @@ describe('the durable intake', () => {
     const seenInJournal: boolean[] = [];
     bus.subscribe(async (event) => {
       seenInJournal.push((await namespace.get(event.id)) !== undefined);
-      await intake.complete(event);
+      intake.complete(event);
     });
     expect(await intake.accept(message('a'))).toEqual({ accepted: true });
     await bus.idle();
@@ -84,7 +84,7 @@ describe('the durable intake', () => {
     const ran: InboundEvent[] = [];
     bus.subscribe(async (event) => {
       ran.push(event);
-      await intake.complete(event);
+      intake.complete(event);
     });
     expect(await intake.redrive()).toBe(3);
     await bus.idle();
