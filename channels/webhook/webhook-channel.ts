@@ -38,7 +38,8 @@ export type WebhookChannelOptions = {
   readonly telemetry: Telemetry;
   readonly logger: Logger;
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
-  readonly routes: readonly HttpRoute[];
+  /** Routes other channels serve over the gateway, read when it starts (every channel is wired by then). */
+  readonly routes: () => readonly HttpRoute[];
   readonly callbackPolicy?: CallbackPolicy;
   readonly now?: () => Date;
 };
@@ -70,6 +71,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
 
   async function start(nextEmit: Emit): Promise<void> {
     emit = nextEmit;
+    const routes = options.routes();
     state = { state: 'starting' };
     const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus, store: options.store });
     const startedAt = now();
@@ -77,7 +79,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       logger: options.logger,
       metrics,
       readBody,
-      routes: options.routes,
+      routes,
       health: async () => buildHealthReport({ channels: options.statusOfChannels(), bus: options.bus.stats(), store: await options.store.check(), startedAt, now: now() }),
       messageRoute:
         secret === undefined
@@ -104,7 +106,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       for (const stop of stopListening) stop();
       const reason = `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`;
       // Only health and metrics would be lost: run on without them. Messages or mounted routes are the gateway's job: stop.
-      if (secret !== undefined || options.routes.length > 0) throw new EchoError('webhook-listen-failed', `The webhook gateway ${reason}.`, { cause: error });
+      if (secret !== undefined || routes.length > 0) throw new EchoError('webhook-listen-failed', `The webhook gateway ${reason}.`, { cause: error });
       options.logger.error({ err: error }, `webhook gateway ${reason}`);
       state = { state: 'degraded', detail: reason };
       return;
@@ -112,7 +114,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
     server = listening;
     const address = listening.address() as AddressInfo;
     bound = { host: options.host, port: address.port };
-    state = { state: 'running', detail: describeGateway({ host: options.host, port: address.port, messagesEnabled: secret !== undefined, routes: options.routes }) };
+    state = { state: 'running', detail: describeGateway({ host: options.host, port: address.port, messagesEnabled: secret !== undefined, routes }) };
   }
 
   async function send(event: OutboundEvent): Promise<Delivery> {

@@ -2,7 +2,7 @@ import type { ApprovalChoice } from '../events/approval-card.js';
 import { assertNever } from '../events/assert-never.js';
 import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
-import type { ChatMessage } from './chat-message.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
 import { handleCommand } from './handle-command.js';
 import { resumeSettledTurns, resumeTurn } from './resume-turn.js';

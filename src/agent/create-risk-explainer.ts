@@ -1,4 +1,4 @@
-import type { ModelPort } from './model-port.js';
+import type { ModelPort } from '../model/model-port.js';
 
 /** Options of the risk explainer. */
 export type RiskExplainerOptions = { readonly model: ModelPort; readonly timeoutMs: number; readonly enabled: boolean };

@@ -2,7 +2,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ToolDefinition } from '../registry/define-tool.js';
 import { canonicalJson } from '../registry/canonical-json.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ChatMessage, ToolCall } from './chat-message.js';
+import type { ChatMessage, ToolCall } from '../model/chat-message.js';
 import type { TurnScope } from './turn-scope.js';
 
 /** A call that stopped the batch: it waits for a person's approval or answer. */

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { EchoError } from '../errors/index.js';
-import type { ModelFailure, ModelPort, ModelRequest, ModelResult } from './model-port.js';
+import type { ModelFailure, ModelPort, ModelRequest, ModelResult } from '../model/model-port.js';
 
 /** What the resilient model reports after each failed attempt (for logs and metrics). */
 export type ModelAttemptFailure = {

@@ -2,7 +2,7 @@ import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import { createShortId } from '../events/create-id.js';
 import type { TurnResumed } from '../events/inbound-event.js';
-import type { ChatMessage } from './chat-message.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';

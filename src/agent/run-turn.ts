@@ -1,8 +1,8 @@
 import type { Logger } from '../logging/create-logger.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
-import type { ChatMessage } from './chat-message.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import { type CallSuspension, executeCalls } from './execute-calls.js';
-import type { ModelFailure, ModelPort } from './model-port.js';
+import type { ModelFailure, ModelPort } from '../model/model-port.js';
 import type { TurnScope } from './turn-scope.js';
 
 /** How a turn ended: an answer, a wait for a person, or a model that could not be reached. */

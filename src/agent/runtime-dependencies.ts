@@ -8,7 +8,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ToolServices } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
-import type { ModelPort } from './model-port.js';
+import type { ModelPort } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
 

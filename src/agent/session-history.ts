@@ -1,5 +1,5 @@
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
-import type { ChatMessage } from './chat-message.js';
+import type { ChatMessage } from '../model/chat-message.js';
 
 /** A session's stored conversation. */
 export type SessionRecord = { readonly messages: readonly ChatMessage[]; readonly updatedAt: string };

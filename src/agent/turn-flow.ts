@@ -2,7 +2,7 @@ import { placeholderFor, type SuspendedTurn } from '../approvals/suspended-turn.
 import type { ApprovalCard } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
-import type { ChatMessage } from './chat-message.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import type { CallSuspension } from './execute-calls.js';
 import { formatArguments } from './format-arguments.js';
 import { runTurn } from './run-turn.js';

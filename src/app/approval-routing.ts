@@ -1,50 +1,36 @@
 import type { ApprovalRoute } from '../agent/runtime-dependencies.js';
 import type { Config } from '../config/config-schema.js';
 import type { Target } from '../events/target.js';
+import type { ApprovalSurface } from './channel-adapter.js';
 
-/** Channels where people press buttons or type numbers; turns from elsewhere route cards to one of these. */
-const chatChannels = ['telegram', 'wechat', 'cli'] as const;
-
-/** Configured approvers of a channel; the terminal's one local user approves there. */
-export function approversOf(config: Config, channel: string): readonly string[] {
-  switch (channel) {
-    case 'telegram':
-      return config.channels.telegram.approvers;
-    case 'wechat':
-      return config.channels.wechat.approvers;
-    case 'cli':
-      return ['local'];
-    default:
-      return [];
-  }
-}
+/** The approval surfaces of the running channels, by channel name, in the order the channels were listed. */
+export type ActiveSurfaces = () => ReadonlyMap<string, ApprovalSurface>;
 
 /**
  * Where a card goes and who decides it:
- * - a chat channel with `route: origin`: the chat it came from; its approvers (or the requester alone);
- * - `route: approvers`: each approver's private chat (a Telegram private chat id is the user id);
- * - an unattended or non-chat origin (webhook, schedule into a webhook): the first chat channel with approvers.
+ * - a channel where people decide cards, with `route: origin`: the chat it came from; its approvers (or the requester alone);
+ * - `route: approvers`: each approver's private chat, where the channel reaches people by user id;
+ * - an unattended or machine origin (webhook, schedule): the first running channel whose approvers it can reach.
  */
-export function createApprovalRouting(config: Config, activeChannels: () => ReadonlySet<string>) {
+export function createApprovalRouting(config: Config, surfaces: ActiveSurfaces) {
   return (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }): ApprovalRoute => {
-    const isChat = (chatChannels as readonly string[]).includes(input.channel);
-    const ownApprovers = approversOf(config, input.channel);
-    if (isChat && config.approvals.route === 'origin' && !input.unattended) return { approvers: ownApprovers, approverChannel: input.channel, targets: [input.origin] };
-    if (isChat && ownApprovers.length > 0) {
-      return { approvers: ownApprovers, approverChannel: input.channel, targets: ownApprovers.map((id) => ({ channel: input.channel, chatId: id })) };
+    const own = surfaces().get(input.channel);
+    const ownApprovers = own?.approvers ?? [];
+    if (own && config.approvals.route === 'origin' && !input.unattended) return { approvers: ownApprovers, approverChannel: input.channel, targets: [input.origin] };
+    if (own && ownApprovers.length > 0) {
+      const targets = own.reachesApproversByUserId ? ownApprovers.map((id) => ({ channel: input.channel, chatId: id })) : [input.origin];
+      return { approvers: ownApprovers, approverChannel: input.channel, targets };
     }
-    for (const channel of chatChannels) {
-      const approvers = approversOf(config, channel);
-      if (channel !== 'cli' && approvers.length > 0 && activeChannels().has(channel)) {
-        return { approvers, approverChannel: channel, targets: approvers.map((id) => ({ channel, chatId: id })) };
+    for (const [channel, surface] of surfaces()) {
+      if (surface.reachesApproversByUserId && surface.approvers.length > 0) {
+        return { approvers: surface.approvers, approverChannel: channel, targets: surface.approvers.map((id) => ({ channel, chatId: id })) };
       }
     }
     return { approvers: ownApprovers, approverChannel: input.channel, targets: [input.origin] };
   };
 }
 
-/** True when an unattended turn from this channel can reach a person who may approve. */
-export function canAskWhenUnattended(config: Config, activeChannels: () => ReadonlySet<string>): (channel: string) => boolean {
-  return () =>
-    config.approvals.route === 'approvers' && chatChannels.some((channel) => channel !== 'cli' && activeChannels().has(channel) && approversOf(config, channel).length > 0);
+/** True when an unattended turn can reach a person who may approve. */
+export function canAskWhenUnattended(config: Config, surfaces: ActiveSurfaces): (channel: string) => boolean {
+  return () => config.approvals.route === 'approvers' && [...surfaces().values()].some((surface) => surface.reachesApproversByUserId && surface.approvers.length > 0);
 }

@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import type { MessageBus } from '../bus/message-bus.js';
 import type { Config } from '../config/config-schema.js';
 import type { Channel, ChannelStatus } from '../events/channel.js';
@@ -16,12 +17,25 @@ export type ChannelContext = {
   readonly outbox: Outbox;
   readonly bus: MessageBus;
   readonly telemetry: Telemetry;
+  /** The catalogue in the locale the named channel declared. */
   readonly messagesFor: (channel: string) => Messages;
   /** Every channel's status, read when asked (health endpoints). */
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
-  /** Routes channels add for the HTTP gateway to mount (Telegram webhook mode); wired before the gateway. */
-  readonly httpRoutes: HttpRoute[];
+  /** Routes the wired channels serve over the HTTP gateway (Telegram's webhook mode): read at start, after every channel is wired. */
+  readonly httpRoutes: () => readonly HttpRoute[];
+  /** The terminal, in `chat` mode. */
+  readonly terminal?: { readonly input: Readable; readonly output: Writable; readonly userName: string };
 };
 
 /** A channel the wiring decided to turn on, or off with the reason, for the start-up lines. */
-export type WiredChannel = { readonly on: true; readonly channel: Channel; readonly detail: string } | { readonly on: false; readonly name: string; readonly reason: string };
+export type WiredChannel =
+  | {
+      readonly on: true;
+      readonly channel: Channel;
+      readonly detail: string;
+      /** Routes it serves over the HTTP gateway. */
+      readonly routes?: readonly HttpRoute[];
+      /** Resolves when the channel has nothing more to bring (the terminal's input ended). */
+      readonly finished?: Promise<void>;
+    }
+  | { readonly on: false; readonly name: string; readonly reason: string };

@@ -4,7 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { builtinTools, createExecTool, isCatastrophicCommand } from '../../tools/index.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
-import type { ModelPort } from '../agent/model-port.js';
+import type { ModelPort } from '../model/model-port.js';
 import { createSessionHistory, type SessionRecord } from '../agent/session-history.js';
 import { createApprovalsService } from '../approvals/approvals-service.js';
 import { createApprovalGate, type HardBlock } from '../approvals/create-approval-gate.js';
@@ -15,6 +15,7 @@ import { createResumeRequests } from '../agent/resume-requests.js';
 import { createInProcessBus } from '../bus/create-in-process-bus.js';
 import { EchoError } from '../errors/echo-error.js';
 import { createId } from '../events/create-id.js';
+import type { HttpRoute } from '../events/http-route.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { createDurableIntake } from '../journal/create-durable-intake.js';
 import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
@@ -22,7 +23,7 @@ import type { MessageBus } from '../bus/message-bus.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import type { Config } from '../config/config-schema.js';
 import type { Channel, ChannelStatus, EmitResult } from '../events/channel.js';
-import { messagesFor as catalogue, type Locale } from '../i18n/messages.js';
+import { messagesFor as catalogue } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import { traceContext } from '../logging/trace-context.js';
 import { createUrlChecker } from '../policy/network-policy.js';
@@ -38,17 +39,13 @@ import type { Store } from '../store/key-value-namespace.js';
 import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
+import { builtinChannels } from './builtin-channels.js';
+import type { AppMode, ChannelAdapter } from './channel-adapter.js';
 import { createModel } from './create-model.js';
-import { channelToolSelection } from './channel-tool-selection.js';
 import { createOutbox } from './create-outbox.js';
-import { wireCli } from './wire-cli.js';
 import { wireCron } from './wire-cron.js';
-import { wireTelegram } from './wire-telegram.js';
-import { wireWebhook } from './wire-webhook.js';
-import { wireWechat } from './wire-wechat.js';
 
-/** How the app runs: `server` starts every configured channel; `chat` only the terminal. */
-export type AppMode = 'server' | 'chat';
+export type { AppMode } from './channel-adapter.js';
 
 /** What the composition root is built from. */
 export type AppOptions = {
@@ -57,6 +54,8 @@ export type AppOptions = {
   readonly mode: AppMode;
   /** Terminal streams for `chat` mode. */
   readonly terminal?: { readonly input: Readable; readonly output: Writable };
+  /** The channels to offer; each runs in the modes it declares. Default: the built-in ones. */
+  readonly channels?: readonly ChannelAdapter[];
   /** Overrides the configured model (tests, benchmarks). */
   readonly model?: ModelPort;
   /** Extra tools beside the built-in catalogue (tests). */
@@ -77,6 +76,8 @@ export type App = {
   /** How a channel hands an event in: journaled, then queued (what every channel's `emit` is). */
   accept(event: InboundEvent): Promise<EmitResult>;
   readonly channels: ReadonlyMap<string, Channel>;
+  /** Running channels where people chat (and decide cards). */
+  readonly chatChannels: readonly string[];
   /** One line per channel: on or off, and why. */
   readonly startupLines: readonly string[];
   /** Resolves when the terminal's input ends (chat mode). */
@@ -115,8 +116,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const intake = createDurableIntake({ bus, journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')), logger });
   const resumeRequests = createResumeRequests({ bus, logger, now });
   const channels = new Map<string, Channel>();
-  const activeChannels = () => new Set(channels.keys());
-  const messagesFor = (channel: string) => catalogue(localeOf(config, channel));
+  const adapters = (options.channels ?? builtinChannels).filter((adapter) => adapter.modes.includes(options.mode));
+  const traits = new Map(adapters.map((adapter) => [adapter.name, adapter.traits(config)]));
+  // Cards can be decided only in channels that are running.
+  const activeSurfaces = () => new Map([...traits].flatMap(([name, declared]) => (declared.approvals && channels.has(name) ? [[name, declared.approvals] as const] : [])));
+  const messagesFor = (channel: string) => catalogue(traits.get(channel)?.locale ?? config.agent.locale);
+  const routes: HttpRoute[] = [];
   const context: ChannelContext = {
     config,
     logger,
@@ -125,8 +130,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     bus,
     telemetry,
     messagesFor,
-    httpRoutes: [],
+    httpRoutes: () => routes,
     statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
+    terminal: options.mode === 'chat' ? { ...(options.terminal ?? { input: process.stdin, output: process.stdout }), userName: userName() } : undefined,
   };
 
   const cron = await wireCron(context);
@@ -144,7 +150,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       require: config.approvals.require,
       autoApprove: config.approvals.autoApprove,
       grants,
-      canAskWhenUnattended: canAskWhenUnattended(config, activeChannels),
+      canAskWhenUnattended: canAskWhenUnattended(config, activeSurfaces),
     }),
     network: config.tools.network,
     capabilityRules: config.tools.capabilityRules,
@@ -161,7 +167,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const visibleToolsFor = (channel: string): ReadonlySet<string> => {
     const cached = toolSets.get(channel);
     if (cached) return cached;
-    const resolved = resolveToolSet({ global: config.tools, channel: channelToolSelection(config, channel) }, registry.names());
+    const resolved = resolveToolSet({ global: config.tools, channel: traits.get(channel)?.tools }, registry.names());
     for (const warning of resolved.warnings) logger.warn(warning);
     toolSets.set(channel, resolved.names);
     return resolved.names;
@@ -214,14 +220,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       botName: config.agent.name,
       messagesFor,
       visibleToolsFor,
-      approvalRouteFor: createApprovalRouting(config, activeChannels),
+      approvalRouteFor: createApprovalRouting(config, activeSurfaces),
       servicesFor,
       explainRisk: createRiskExplainer({ model: modelResult.model, timeoutMs: 4000, enabled: config.approvals.explain }),
       now,
       turnFinished: (report) => telemetry.emitTurnFinished(report),
-      streamingChannels: config.channels.telegram.streaming ? new Set(['telegram']) : new Set(),
+      streamingChannels: new Set([...traits].filter(([, declared]) => declared.streams).map(([name]) => name)),
     },
-    { numberedApprovalChannels: new Set(['wechat', 'cli']) },
+    { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
 
   bus.subscribe(async (event) => {
@@ -251,27 +257,24 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   }
 
   const wired: WiredChannel[] = [];
-  let terminalEnded: Promise<void> | undefined;
-  if (options.mode === 'chat') {
-    const cli = wireCli(context, options.terminal ?? { input: process.stdin, output: process.stdout }, userName());
-    wired.push(cli.wired);
-    terminalEnded = cli.inputEnded;
-  } else {
-    wired.push(await wireTelegram(context), await wireWechat(context), await wireWebhook(context));
-  }
+  for (const adapter of adapters) wired.push(await adapter.wire(context));
   // Cron goes last: a catch-up run at start-up must find every channel it may deliver to already started.
   wired.push(cron.wired);
   for (const item of wired) {
     if (item.on) {
       channels.set(item.channel.name, item.channel);
       outbox.register(item.channel);
+      routes.push(...(item.routes ?? []));
     }
   }
+  const terminalEnded = wired.flatMap((item) => (item.on && item.finished ? [item.finished] : []))[0];
+  const firstChannel = adapters[0]?.name ?? '';
   const startupLines = [
     `model: ${modelResult.names.join(' → ')}`,
     `store: ${store.description}`,
-    `tools (${config.tools.profile ?? 'messaging'}): ${[...visibleToolsFor(options.mode === 'chat' ? 'cli' : 'telegram')].sort().join(', ')}`,
+    `tools (${config.tools.profile ?? 'messaging'}): ${[...visibleToolsFor(firstChannel)].sort().join(', ')}`,
     ...wired.map((item) => (item.on ? `${item.channel.name}: on (${item.detail})` : `${item.name}: off (${item.reason})`)),
+    ...routes.map((route) => `  mounted on the gateway: ${route.method} ${route.path}`),
   ];
 
   let sweeper: NodeJS.Timeout | undefined;
@@ -285,6 +288,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     telemetry,
     accept: (event) => intake.accept(event),
     channels,
+    chatChannels: [...activeSurfaces().keys()],
     startupLines,
     terminalEnded,
     async start() {
@@ -325,9 +329,6 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   return { ok: true, app };
 }
 
-function localeOf(config: Config, channel: string): Locale {
-  return channel === 'wechat' ? config.channels.wechat.locale : config.agent.locale;
-}
 
 
 function userName(): string {

@@ -1,5 +1,5 @@
 import { createResilientModel } from '../agent/resilient-model.js';
-import type { ModelPort } from '../agent/model-port.js';
+import type { ModelPort } from '../model/model-port.js';
 import type { Config } from '../config/config-schema.js';
 
 type Endpoint = Config['model']['primary'];

@@ -23,8 +23,7 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
   process.on('SIGTERM', () => signalled('SIGTERM'));
 
   for (const line of app.startupLines) process.stdout.write(`${line}\n`);
-  const chatChannels = [...app.channels.keys()].filter((name) => name === 'telegram' || name === 'wechat');
-  if (chatChannels.length === 0) {
+  if (app.chatChannels.length === 0) {
     process.stdout.write('No chat channel is on: set TELEGRAM_BOT_TOKEN (see README), or talk to the agent in this terminal with npm run chat.\n');
   }
   await app.start();

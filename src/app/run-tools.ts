@@ -1,7 +1,7 @@
 import { builtinTools } from '../../tools/index.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import { loadConfig } from '../config/load-config.js';
-import { channelToolSelection } from './channel-tool-selection.js';
+import { builtinChannels } from './builtin-channels.js';
 import type { ParsedArguments } from './parse-arguments.js';
 
 const profileNames = ['minimal', 'messaging', 'coding', 'full'] as const;
@@ -21,7 +21,7 @@ export async function runTools(parsed: ParsedArguments): Promise<number> {
   }
   const channel = parsed.values.get('channel');
   const config = loaded.config;
-  const channelSelection = channel === undefined ? undefined : channelToolSelection(config, channel);
+  const channelSelection = channel === undefined ? undefined : builtinChannels.find((adapter) => adapter.name === channel)?.traits(config).tools;
   const global = profile ? { ...config.tools, profile: profile as ProfileName } : config.tools;
   const resolved = resolveToolSet({ global, channel: profile ? { ...channelSelection, profile: profile as ProfileName } : channelSelection }, builtinTools.map((tool) => tool.name));
   for (const warning of resolved.warnings) process.stderr.write(`warning: ${warning}\n`);

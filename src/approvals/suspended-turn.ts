@@ -1,4 +1,4 @@
-import type { ToolCall } from '../agent/chat-message.js';
+import type { ToolCall } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
 

@@ -1,7 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { describeError } from '../errors/echo-error.js';
-import type { UrlCheck } from '../registry/tool-context.js';
 import { type AddressKind, classifyAddress } from './classify-address.js';
 
 /** `public-only`: public internet only; `allow`: any http(s) URL; `deny`: no outbound requests. */
@@ -12,6 +11,9 @@ export type ResolvedAddress = { readonly address: string; readonly family: numbe
 
 /** Resolves a host name to all its addresses; injectable so tests need no DNS. */
 export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+
+/** Says whether a URL may be fetched under the network policy (checked after DNS resolution). */
+export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** How the URL checker decides. */
 export type UrlCheckerOptions = {

@@ -1,12 +1,13 @@
-import type { ChatMessage } from '../agent/chat-message.js';
+import type { UrlCheck } from '../policy/network-policy.js';
+
+export type { UrlCheck } from '../policy/network-policy.js';
+import type { ChatMessage } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
 import type { Delivery } from '../events/outbound-event.js';
 import type { Target } from '../events/target.js';
 import type { SchedulerPort } from '../scheduling/scheduled-job.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 
-/** Says whether a URL may be fetched under the network policy (checked after DNS resolution). */
-export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
 /** The runtime services a tool may use; given per call, never imported. */
 export interface ToolServices {

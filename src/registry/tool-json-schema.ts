@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ToolSchema } from '../agent/model-port.js';
+import type { ToolSchema } from '../model/model-port.js';
 import type { ToolDefinition } from './define-tool.js';
 
 /** The JSON Schema of a tool's input as models expect it, or why it cannot be exported. */

@@ -1,5 +1,5 @@
-import type { ToolCall } from '../agent/chat-message.js';
-import type { ToolSchema } from '../agent/model-port.js';
+import type { ToolCall } from '../model/chat-message.js';
+import type { ToolSchema } from '../model/model-port.js';
 import { createId } from '../events/create-id.js';
 import type { CapabilityRules } from '../policy/decide-tool-access.js';
 import type { ApprovalHook } from './approval-hook.js';

@@ -29,6 +29,47 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
 };
 
 describe('house rules (docs/naming.md), checked on every file', () => {
+  it('src/ names no channel: channels describe themselves through their adapter (channels/<name>/<name>-adapter.ts)', () => {
+    // The config file's shape, user-facing text, per-channel doctor checks, the command names and the always-on
+    // schedules are the places where a channel's name belongs; everything else asks the adapters' traits.
+    const exempt = ['src/config/', 'src/i18n/', 'src/app/doctor/', 'src/app/main.ts', 'src/app/wire-cron.ts'];
+    const names = /'(telegram|wechat|cli|cron|webhook)'/;
+    const offenders = production
+      .filter((file) => file.startsWith('src/') && !exempt.some((prefix) => file.startsWith(prefix)))
+      .flatMap((file) =>
+        readFileSync(join(repositoryRoot, file), 'utf8')
+          .split('\n')
+          .map((line, index) => ({ line, where: `${file}:${index + 1}` }))
+          // `webhook` is also a trust origin (who started a turn), which is not a channel name.
+          .filter(({ line }) => names.test(line) && !(/'webhook'/.test(line) && /origin/i.test(line) && !/'(telegram|wechat|cli|cron)'/.test(line)))
+          .map(({ where, line }) => `${where}: ${line.trim()}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the folders of src/ import each other without a cycle', () => {
+    const folderOf = (file: string) => file.split('/')[1] ?? '';
+    const edges = new Map<string, Set<string>>();
+    for (const file of production.filter((candidate) => candidate.startsWith('src/'))) {
+      const from = folderOf(file);
+      for (const specifier of importsOf(file).filter((candidate) => candidate.startsWith('.'))) {
+        const target = relative(repositoryRoot, join(repositoryRoot, file, '..', specifier)).replaceAll('\\', '/');
+        if (!target.startsWith('src/')) continue;
+        const to = folderOf(target);
+        if (to !== from && target.split('/').length > 2) edges.set(from, new Set([...(edges.get(from) ?? []), to]));
+      }
+    }
+    const cycles: string[] = [];
+    const visit = (folder: string, path: readonly string[]) => {
+      for (const next of edges.get(folder) ?? []) {
+        if (path.includes(next)) cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+        else visit(next, [...path, next]);
+      }
+    };
+    for (const folder of edges.keys()) visit(folder, [folder]);
+    expect([...new Set(cycles)]).toEqual([]);
+  });
+
   it('src/ never imports channels/ or tools/, except the composition root in src/app/', () => {
     const offenders = production
       .filter((file) => file.startsWith('src/') && !file.startsWith('src/app/'))

@@ -1,4 +1,4 @@
-import type { ModelPort, ModelRequest, ModelResult } from '../../src/agent/model-port.js';
+import type { ModelPort, ModelRequest, ModelResult } from '../../src/model/model-port.js';
 
 /**
  * An in-process model that answers at once and makes exactly one tool call per turn: `todo add`

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ModelPort } from '../../src/agent/model-port.js';
+import type { ModelPort } from '../../src/model/model-port.js';
 import { type App, createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/logging/create-logger.js';

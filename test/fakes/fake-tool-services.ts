@@ -1,7 +1,7 @@
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { ChatMessage } from '../../src/agent/chat-message.js';
+import type { ChatMessage } from '../../src/model/chat-message.js';
 import { createId, createShortId } from '../../src/events/create-id.js';
 import type { Delivery } from '../../src/events/outbound-event.js';
 import { createSessionKey } from '../../src/events/session-key.js';

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
+import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import { type App, type AppMode, createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/logging/create-logger.js';
@@ -19,6 +20,8 @@ export type TestAppOptions = {
   readonly extraTools?: readonly ToolDefinition[];
   readonly now?: () => Date;
   readonly sweepEveryMs?: number;
+  /** The channels to offer (default the built-in ones), e.g. WeChat over a mock puppet. */
+  readonly channels?: readonly ChannelAdapter[];
 };
 
 /** A started app with its data folder, terminal streams (chat mode) and a cleanup. */
@@ -60,6 +63,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     extraTools: options.extraTools,
     now: options.now,
     sweepEveryMs: options.sweepEveryMs,
+    channels: options.channels,
   });
   if (!created.ok) throw new Error(`test app did not start: ${created.error}`);
   await created.app.start();

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { WechatWiringOverrides } from '../../src/app/wire-wechat.js';
+import { createWechatAdapter } from '../../channels/wechat/wechat-adapter.js';
+import { builtinChannels } from '../../src/app/builtin-channels.js';
 import type { Channel } from '../../src/events/channel.js';
 import { createScriptedModelServer, type RecordedRequest, type ScriptedModelServer, type ScriptedStep } from './scripted-model-server.js';
 import { startTestApp, type TestApp, waitFor } from './start-test-app.js';
@@ -23,10 +24,8 @@ export type WechatScenario = {
   stop(): Promise<void>;
 };
 
-/** How to boot: environment variables as `npm start` reads them, a YAML overlay, and the test's hook into wiring. */
+/** How to boot: environment variables as `npm start` reads them, and a YAML overlay. */
 export type WechatScenarioOptions = {
-  /** Receives the puppet and pacing the test's `vi.mock` of wire-wechat hands to the real wiring. */
-  readonly inject: (overrides: WechatWiringOverrides) => void;
   readonly environment?: Readonly<Record<string, string>>;
   /** YAML merged over config/default.yaml (rooms have no environment variable). */
   readonly configYaml?: string;
@@ -50,9 +49,11 @@ export async function startWechatScenario(options: WechatScenarioOptions): Promi
   const configDir = mkdtempSync(join(tmpdir(), 'echo-wechat-config-'));
   const configFile = join(configDir, 'wechat.yaml');
   writeFileSync(configFile, options.configYaml ?? '{}\n');
-  options.inject({ puppet: world.puppet, sendIntervalMs: 0, sendJitterMs: 0, printQrCode: () => undefined });
+  // The real WeChat adapter, reading the real config, over the mock puppet and without pacing.
+  const wechat = createWechatAdapter({ puppet: world.puppet, sendIntervalMs: 0, sendJitterMs: 0, printQrCode: () => undefined });
   const testApp = await startTestApp({
     configFile,
+    channels: builtinChannels.map((adapter) => (adapter.name === wechat.name ? wechat : adapter)),
     environment: { OPENAI_BASE_URL: model.url, WECHAT_ENABLED: 'true', ...options.environment },
   });
   const channel = testApp.app.channels.get('wechat');

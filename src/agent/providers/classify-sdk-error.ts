@@ -1,4 +1,4 @@
-import type { ModelFailure } from '../model-port.js';
+import type { ModelFailure } from '../../model/model-port.js';
 import { createModelFailure } from './create-model-failure.js';
 import { describeConnectionError } from './describe-connection-error.js';
 import { failureKindForStatus } from './failure-kind-for-status.js';

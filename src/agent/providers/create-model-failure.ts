@@ -1,4 +1,4 @@
-import type { ModelFailure, ModelFailureKind } from '../model-port.js';
+import type { ModelFailure, ModelFailureKind } from '../../model/model-port.js';
 
 const retryableKinds: ReadonlySet<ModelFailureKind> = new Set(['rate-limited', 'server', 'network', 'timeout']);
 const maxMessageLength = 500;

@@ -1,4 +1,4 @@
-import type { ModelFailureKind } from '../model-port.js';
+import type { ModelFailureKind } from '../../model/model-port.js';
 
 /** Classifies an HTTP error status: 429 rate-limited, 408 timeout, 5xx server, 401/403 auth, other 4xx bad-request. */
 export function failureKindForStatus(status: number): ModelFailureKind {

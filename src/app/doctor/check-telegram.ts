@@ -1,6 +1,6 @@
 import type { Config } from '../../config/config-schema.js';
 import type { TelegramTokenCheck } from '../../../channels/telegram/check-telegram-token.js';
-import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from '../telegram-settings.js';
+import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from '../../../channels/telegram/telegram-settings.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
 type TelegramSettings = Config['channels']['telegram'];

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../../src/approvals/pending-approval.js';
-import type { ChannelContext } from '../../../src/app/channel-context.js';
-import type { WechatWiringOverrides } from '../../../src/app/wire-wechat.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 import { scriptedExplanation, startWechatScenario, toolResultsIn, type WechatScenario } from '../../fakes/wechat-scenario.js';
 
-// The real wiring, reading the real config, gets the mock puppet: the only seam, and only tests reach it.
-const injected = vi.hoisted(() => ({ overrides: {} as WechatWiringOverrides }));
-vi.mock('../../../src/app/wire-wechat.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/app/wire-wechat.js')>();
-  return { ...original, wireWechat: (context: ChannelContext) => original.wireWechat(context, injected.overrides) };
-});
 
 let scenario: WechatScenario | undefined;
 afterEach(async () => {
@@ -24,9 +16,6 @@ const numberedHint = /回复 1 批准一次 · 2 总是允许 · 3 拒绝（编�
 /** Alice asks for a daily task; the model calls schedule_task (approval: always); the card arrives in her chat. */
 async function requestApproval(environment: Record<string, string>) {
   scenario = await startWechatScenario({
-    inject: (overrides) => {
-      injected.overrides = overrides;
-    },
     environment: { WECHAT_ALLOW_FROM: 'alice,boss', ...environment },
   });
   const { world, answer } = scenario;
@@ -98,9 +87,6 @@ describe('WeChat approvals by numbered reply', () => {
 
   it('in a room, the card asks for an @mention, and "@bot 1" from the requester approves it', async () => {
     scenario = await startWechatScenario({
-      inject: (overrides) => {
-        injected.overrides = overrides;
-      },
       environment: { WECHAT_ALLOW_FROM: 'alice' },
       configYaml: 'channels:\n  wechat:\n    rooms: [team@chatroom]\n',
     });

@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChannelContext } from '../../../src/app/channel-context.js';
-import type { WechatWiringOverrides } from '../../../src/app/wire-wechat.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnFinished } from '../../../src/events/outbox.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 import { startWechatScenario, type WechatScenario } from '../../fakes/wechat-scenario.js';
 
-// The real wiring, reading the real config, gets the mock puppet: the only seam, and only tests reach it.
-const injected = vi.hoisted(() => ({ overrides: {} as WechatWiringOverrides }));
-vi.mock('../../../src/app/wire-wechat.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../../src/app/wire-wechat.js')>();
-  return { ...original, wireWechat: (context: ChannelContext) => original.wireWechat(context, injected.overrides) };
-});
 
 let scenario: WechatScenario | undefined;
 afterEach(async () => {
@@ -20,9 +12,6 @@ afterEach(async () => {
 
 async function start(options: { environment?: Record<string, string>; configYaml?: string } = {}) {
   scenario = await startWechatScenario({
-    inject: (overrides) => {
-      injected.overrides = overrides;
-    },
     environment: { WECHAT_ALLOW_FROM: 'alice', ...options.environment },
     configYaml: options.configYaml,
   });

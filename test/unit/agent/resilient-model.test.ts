@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ChatMessage } from '../../../src/agent/chat-message.js';
-import type { ModelPort, ModelRequest, ModelResult } from '../../../src/agent/model-port.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
+import type { ModelPort, ModelRequest, ModelResult } from '../../../src/model/model-port.js';
 import { createOpenAiProvider } from '../../../src/agent/providers/openai/index.js';
 import { type ModelAttemptFailure, createResilientModel } from '../../../src/agent/resilient-model.js';
 import { EchoError } from '../../../src/errors/index.js';

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../src/agent/chat-message.js';
-import type { ModelFailure } from '../../../src/agent/model-port.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
+import type { ModelFailure } from '../../../src/model/model-port.js';
 import { runTurn, type RunTurnInput } from '../../../src/agent/run-turn.js';
 import { placeholdersFor } from '../../../src/agent/turn-flow.js';
 import { createApprovalGate } from '../../../src/approvals/create-approval-gate.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../src/agent/chat-message.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { createSessionHistory, type SessionRecord, trimHistory } from '../../../src/agent/session-history.js';
 import { createStore } from '../../../src/store/create-store.js';
 import { createTemporaryFolder } from '../registry/registry-fixtures.js';

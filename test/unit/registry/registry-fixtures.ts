@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { ToolCall } from '../../../src/agent/chat-message.js';
+import type { ToolCall } from '../../../src/model/chat-message.js';
 import type { ApprovalHook } from '../../../src/registry/approval-hook.js';
 import { type AuditLog, createAuditLog } from '../../../src/registry/audit-log.js';
 import type { ToolDefinition } from '../../../src/registry/define-tool.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { ToolCall } from '../../../src/agent/chat-message.js';
-import type { ModelFailure, ModelPort, ModelRequest, ModelResult } from '../../../src/agent/model-port.js';
+import type { ToolCall } from '../../../src/model/chat-message.js';
+import type { ModelFailure, ModelPort, ModelRequest, ModelResult } from '../../../src/model/model-port.js';
 import type { TurnScope } from '../../../src/agent/turn-scope.js';
 import { createLogger, type Logger } from '../../../src/logging/create-logger.js';
 import { defineTool, type ToolDefinition } from '../../../src/registry/define-tool.js';

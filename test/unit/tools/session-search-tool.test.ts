@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../src/agent/chat-message.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { sessionSearchTool } from '../../../tools/session-search-tool.js';
 import { createFakeToolServices, type FakeToolServices } from '../../fakes/fake-tool-services.js';
 

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolCall } from '../../chat-message.js';
-import type { ModelAnswer, ModelPort, ModelRequest, ModelResult } from '../../model-port.js';
+import type { ToolCall } from '../../../model/chat-message.js';
+import type { ModelAnswer, ModelPort, ModelRequest, ModelResult } from '../../../model/model-port.js';
 import { createIdleTimeout } from '../create-idle-timeout.js';
 import { createModelFailure } from '../create-model-failure.js';
 import { toAnthropicFailure } from './to-anthropic-failure.js';

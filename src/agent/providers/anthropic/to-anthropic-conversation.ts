@@ -1,7 +1,7 @@
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { assertNever } from '../../../events/assert-never.js';
-import type { ChatMessage } from '../../chat-message.js';
-import type { ToolSchema } from '../../model-port.js';
+import type { ChatMessage } from '../../../model/chat-message.js';
+import type { ToolSchema } from '../../../model/model-port.js';
 
 /** The parts of a Messages API request that come from the conversation. */
 export type AnthropicConversation = {

@@ -1,5 +1,5 @@
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from '@anthropic-ai/sdk';
-import type { ModelFailure } from '../../model-port.js';
+import type { ModelFailure } from '../../../model/model-port.js';
 import { classifySdkError, type SdkErrorContext } from '../classify-sdk-error.js';
 
 const anthropicErrors = {

@@ -1,6 +1,6 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { ToolCall } from '../../chat-message.js';
-import type { ModelAnswer } from '../../model-port.js';
+import type { ToolCall } from '../../../model/chat-message.js';
+import type { ModelAnswer } from '../../../model/model-port.js';
 import { toFinishReason } from './to-finish-reason.js';
 
 type PartialToolCall = { id: string; name: string; argumentsText: string };

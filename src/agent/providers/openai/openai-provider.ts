@@ -1,7 +1,7 @@
 import OpenAI from 'openai';
 import { EchoError } from '../../../errors/index.js';
-import type { ToolCall } from '../../chat-message.js';
-import type { ModelAnswer, ModelPort, ModelRequest, ModelResult } from '../../model-port.js';
+import type { ToolCall } from '../../../model/chat-message.js';
+import type { ModelAnswer, ModelPort, ModelRequest, ModelResult } from '../../../model/model-port.js';
 import { createIdleTimeout } from '../create-idle-timeout.js';
 import { createModelFailure } from '../create-model-failure.js';
 import { accumulateOpenAiStream } from './accumulate-openai-stream.js';

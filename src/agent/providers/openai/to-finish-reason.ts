@@ -1,4 +1,4 @@
-import type { ModelAnswer } from '../../model-port.js';
+import type { ModelAnswer } from '../../../model/model-port.js';
 
 /** Maps an OpenAI `finish_reason`; tool calls win even when a server reports `stop` beside them. */
 export function toFinishReason(reason: string | null | undefined, hasToolCalls: boolean): ModelAnswer['finishReason'] {

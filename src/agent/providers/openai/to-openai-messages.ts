@@ -1,7 +1,7 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { assertNever } from '../../../events/assert-never.js';
-import type { ChatMessage } from '../../chat-message.js';
-import type { ToolSchema } from '../../model-port.js';
+import type { ChatMessage } from '../../../model/chat-message.js';
+import type { ToolSchema } from '../../../model/model-port.js';
 
 /** Maps provider-neutral messages to OpenAI chat messages (tool calls → `tool_calls`, tool results → role `tool`). */
 export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompletionMessageParam[] {

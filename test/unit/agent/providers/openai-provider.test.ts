@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChatMessage } from '../../../../src/agent/chat-message.js';
-import type { ModelResult, ToolSchema } from '../../../../src/agent/model-port.js';
+import type { ChatMessage } from '../../../../src/model/chat-message.js';
+import type { ModelResult, ToolSchema } from '../../../../src/model/model-port.js';
 import { createOpenAiProvider } from '../../../../src/agent/providers/openai/index.js';
 import { createScriptedModelServer, type ScriptedModelServer } from '../../../fakes/scripted-model-server.js';
 

@@ -26,7 +26,7 @@ async function channelWith(secret: string | undefined, port = 0) {
     telemetry: createTelemetry(),
     logger: await createLogger({ level: 'silent', pretty: false }),
     statusOfChannels: () => ({}),
-    routes: [],
+    routes: () => [],
     callbackPolicy: { attempts: 1, baseDelayMs: 1, timeoutMs: 2000 },
   });
 }
@@ -94,7 +94,7 @@ describe('routes other channels mount', () => {
       logger: await createLogger({ level: 'silent', pretty: false }),
       statusOfChannels: () => ({}),
       // A path with characters a router would read as a pattern.
-      routes: [
+      routes: () => [
         {
           method: 'POST',
           path: '/tg/bot:123(x)',
@@ -135,7 +135,7 @@ describe('?wait=true when the turn stops for an approval', () => {
       telemetry,
       logger: await createLogger({ level: 'silent', pretty: false }),
       statusOfChannels: () => ({}),
-      routes: [],
+      routes: () => [],
     });
     const card = { approvalId: 'abc', toolName: 'deploy', summary: 'Deploy', argumentsText: '{}', risk: 'exec' as const, requestedBy: 'webhook', expiresAt: '2030-01-01T00:00:00Z', explanation: '', choices: ['once' as const, 'deny' as const] };
     // A stand-in runtime: the turn asks for approval, a card goes to the webhook chat, and the turn suspends.

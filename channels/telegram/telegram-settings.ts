@@ -1,4 +1,4 @@
-import type { Config } from '../config/config-schema.js';
+import type { Config } from '../../src/config/config-schema.js';
 
 type TelegramSettings = Config['channels']['telegram'];
 

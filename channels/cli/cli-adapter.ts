@@ -1,0 +1,20 @@
+import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import { createCliChannel } from './cli-channel.js';
+
+/** The terminal, for `npm run chat`: the smallest channel, and the example to copy for a new one. */
+export const cliAdapter: ChannelAdapter = {
+  name: 'cli',
+  modes: ['chat'],
+  traits: (config) => ({
+    locale: config.agent.locale,
+    streams: false,
+    // The one person at the terminal asks and decides; cards are answered with 1, 2 or 3.
+    approvals: { style: 'numbered', approvers: ['local'], reachesApproversByUserId: false },
+  }),
+  async wire(context) {
+    const terminal = context.terminal;
+    if (!terminal) return { on: false, name: 'cli', reason: 'no terminal' };
+    const channel = createCliChannel({ input: terminal.input, output: terminal.output, messages: context.messagesFor('cli'), userName: terminal.userName });
+    return { on: true, channel, detail: 'terminal', finished: channel.inputEnded };
+  },
+};

@@ -1,0 +1,27 @@
+import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import { createWebhookChannel, describeGateway } from './webhook-channel.js';
+
+/** The HTTP gateway: always on in server mode for /healthz and /metrics; POST /v1/messages only with WEBHOOK_SECRET. */
+export const webhookAdapter: ChannelAdapter = {
+  name: 'webhook',
+  modes: ['server'],
+  // No approvals surface: nobody presses buttons on an HTTP caller's behalf.
+  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: config.channels.webhook.tools }),
+  async wire(context) {
+    const settings = context.config.channels.webhook;
+    const channel = createWebhookChannel({
+      host: settings.host,
+      port: settings.port,
+      secret: settings.secret,
+      waitTimeoutMs: settings.waitTimeoutMs,
+      ratePerMinute: settings.ratePerMinute,
+      store: context.store,
+      bus: context.bus,
+      telemetry: context.telemetry,
+      logger: context.logger.child({ channel: 'webhook' }),
+      statusOfChannels: context.statusOfChannels,
+      routes: context.httpRoutes,
+    });
+    return { on: true, channel, detail: describeGateway({ host: settings.host, port: settings.port, messagesEnabled: channel.messagesEnabled, routes: [] }) };
+  },
+};

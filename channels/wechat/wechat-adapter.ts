@@ -1,0 +1,42 @@
+import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import { createWechatChannel, type WechatChannelOptions } from './wechat-channel.js';
+
+/** Seams a test may set (a mock puppet, no pacing); config cannot set them. */
+export type WechatAdapterOverrides = Pick<WechatChannelOptions, 'puppet' | 'sendIntervalMs' | 'sendJitterMs' | 'reconnectDelayMs' | 'printQrCode'>;
+
+/** WeChat: on when `WECHAT_ENABLED` is true; wechaty itself loads only when the channel starts. Cards are answered with numbers. */
+export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): ChannelAdapter {
+  return {
+    name: 'wechat',
+    modes: ['server'],
+    traits: (config) => ({
+      locale: config.channels.wechat.locale,
+      streams: false,
+      approvals: { style: 'numbered', approvers: config.channels.wechat.approvers, reachesApproversByUserId: true },
+      tools: config.channels.wechat.tools,
+    }),
+    async wire(context) {
+      const { config, logger } = context;
+      const settings = config.channels.wechat;
+      if (!settings.enabled) return { on: false, name: 'wechat', reason: 'WECHAT_ENABLED is not true' };
+      if (settings.allowFrom.length === 0 && settings.rooms.length === 0) {
+        logger.warn('WeChat is on, but WECHAT_ALLOW_FROM and channels.wechat.rooms are empty: nobody reaches the model');
+      }
+      const approversOutside = settings.approvers.filter((id) => !settings.allowFrom.includes(id));
+      if (approversOutside.length > 0) {
+        logger.warn({ approvers: approversOutside }, 'WeChat approvers not in WECHAT_ALLOW_FROM can decide cards only where they reach the bot (allowed rooms)');
+      }
+      const channel = createWechatChannel({
+        settings,
+        dataDir: config.storage.dataDir,
+        messages: context.messagesFor('wechat'),
+        logger: logger.child({ component: 'wechat' }),
+        seenMessages: context.store.namespace<number>('wechat-messages'),
+        timezone: config.agent.timezone,
+        ...overrides,
+      });
+      const puppet = overrides.puppet === undefined ? settings.puppet : 'injected puppet';
+      return { on: true, channel, detail: `${puppet}, ${settings.allowFrom.length} contacts, ${settings.rooms.length} rooms, ${settings.locale}` };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { Config } from '../config/config-schema.js';
+import type { Locale } from '../i18n/messages.js';
+import type { ToolSelection } from '../config/config-schema.js';
+import type { ChannelContext, WiredChannel } from './channel-context.js';
+
+/** How the app runs: `server` starts every configured channel; `chat` only the terminal (and schedules). */
+export type AppMode = 'server' | 'chat';
+
+/** How people decide approval cards in a channel. */
+export type ApprovalSurface = {
+  /** `buttons`: the card carries buttons; `numbered`: it is answered with 1, 2 or 3. */
+  readonly style: 'buttons' | 'numbered';
+  /** User ids that may decide what is asked here; empty: the requester alone. */
+  readonly approvers: readonly string[];
+  /** A card can be sent to an approver's private chat by their user id (`approvals.route: approvers`, unattended turns). */
+  readonly reachesApproversByUserId: boolean;
+};
+
+/** What a channel declares about itself, read from config: the core asks these instead of naming channels. */
+export type ChannelTraits = {
+  readonly locale: Locale;
+  /** It shows answers as they are written (`reply` events of kind `progress`). */
+  readonly streams: boolean;
+  /** Present where people decide cards; absent for machine channels (webhook, cron). */
+  readonly approvals?: ApprovalSurface;
+  /** Its own tool selection (`channels.<name>.tools`), when it has one. */
+  readonly tools?: Partial<ToolSelection>;
+};
+
+/** A channel as the composition root sees it: a name, its traits, and how to build it. One per channel folder. */
+export type ChannelAdapter = {
+  readonly name: string;
+  /** The modes it runs in. */
+  readonly modes: readonly AppMode[];
+  traits(config: Config): ChannelTraits;
+  /** Builds the channel from the context, or says why it is off. */
+  wire(context: ChannelContext): Promise<WiredChannel>;
+};
