@@ -3,6 +3,7 @@ import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
+import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import { type BotApi, createBotApi } from './bot-api.js';
 import { createChatThrottle, type ThrottleLimits, telegramLimits } from './chat-throttle.js';
 import { createOutboundDelivery } from './deliver-outbound.js';
@@ -13,7 +14,7 @@ import { createMediaDownloader, type MediaDownload } from './media-download.js';
 import { type PollingLoop, type PollingTuning, startPollingLoop } from './polling-loop.js';
 import { createStrangerNotices } from './stranger-notices.js';
 import { createTelegramMessages } from './telegram-messages.js';
-import { abortableSleep, createTelegramTransport } from './telegram-transport.js';
+import { createTelegramTransport } from './telegram-transport.js';
 import type { BotIdentity } from './to-event.js';
 import { createUpdateDedupe } from './update-dedupe.js';
 import { createWebhookRoute, webhookPathOf } from './webhook-route.js';
@@ -148,7 +149,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   // Webhook mode has no loop to retry setWebhook before each poll: retry it here until it works.
   const retrySetUpUntilDone = async () => {
     for (let attempt = 1; !stopping.signal.aborted; attempt += 1) {
-      await abortableSleep(Math.min(1000 * 2 ** attempt, 60_000), stopping.signal);
+      await abortableSleep(backoffDelay(attempt, { baseMs: 1000, maxMs: 60_000 }), stopping.signal);
       if (!stopping.signal.aborted && (await setUp())) {
         status = { state: 'running' };
         return;
