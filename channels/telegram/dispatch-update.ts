@@ -1,3 +1,4 @@
+import type { Dedupe } from '../../src/dedupe/create-dedupe.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
@@ -9,7 +10,6 @@ import type { StrangerNotices } from './stranger-notices.js';
 import type { TelegramMessages } from './telegram-messages.js';
 import type { TelegramTransport } from './telegram-transport.js';
 import { type BotIdentity, updateToEvent } from './to-event.js';
-import type { UpdateDedupe } from './update-dedupe.js';
 import { telegramUpdateSchema } from './update-schema.js';
 
 /** What became of one update. `closed`: the runtime is stopping; the update was not taken and must come again. */
@@ -21,7 +21,7 @@ export type DispatchOptions = {
   readonly sessionPerUser: boolean;
   readonly bot: () => Promise<BotIdentity | undefined>;
   readonly emit: () => Emit | undefined;
-  readonly dedupe: UpdateDedupe;
+  readonly dedupe: Dedupe;
   readonly strangers: StrangerNotices;
   readonly messages: TelegramMessages;
   readonly transport: TelegramTransport;

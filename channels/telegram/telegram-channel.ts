@@ -3,6 +3,7 @@ import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
+import { createDedupe } from '../../src/dedupe/create-dedupe.js';
 import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import { type BotApi, createBotApi } from './bot-api.js';
 import { createChatThrottle, type ThrottleLimits, telegramLimits } from './chat-throttle.js';
@@ -16,7 +17,6 @@ import { createStrangerNotices } from './stranger-notices.js';
 import { createTelegramMessages } from './telegram-messages.js';
 import { createTelegramTransport } from './telegram-transport.js';
 import type { BotIdentity } from './to-event.js';
-import { createUpdateDedupe } from './update-dedupe.js';
 import { createWebhookRoute, webhookPathOf } from './webhook-route.js';
 
 /** Everything the Telegram channel is built from (the wiring fills it from `channels.telegram`). */
@@ -136,7 +136,8 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     sessionPerUser: options.sessionPerUser,
     bot: async () => bot ?? identify(),
     emit: () => emitter,
-    dedupe: createUpdateDedupe({ store: options.store.namespace<number>('telegram-updates'), key: botKey }),
+    // Telegram re-delivers within 24 h; a claim is kept a week.
+    dedupe: createDedupe({ store: options.store.namespace<number>('telegram-updates'), keyPrefix: botKey, ttlMs: 7 * 24 * 60 * 60 * 1000, memoryLimit: 1000 }),
     strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
     messages,
     transport,

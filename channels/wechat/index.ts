@@ -1,6 +1,5 @@
 export * from './check-access.js';
 export * from './check-wechat-puppet.js';
-export * from './create-message-dedupe.js';
 export * from './create-reconnector.js';
 export * from './create-send-pacer.js';
 export * from './create-wechat-sender.js';
