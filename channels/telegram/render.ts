@@ -1,4 +1,5 @@
 import type { ApprovalCard, ApprovalChoice } from '../../src/events/approval-card.js';
+import { formatClock } from '../../src/i18n/format-clock.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import { encodeCallbackData } from './callback-data.js';
 import { escapeHtml } from './escape-html.js';
@@ -24,16 +25,6 @@ export function renderReply(markdown: string): string[] {
   return splitTelegramHtml(markdownToTelegramHtml(markdown));
 }
 
-/** Formats an ISO time as `HH:MM (zone)` in the given IANA time zone. Pure. */
-export function formatExpiry(iso: string, timezone: string): string {
-  try {
-    const clock = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-    return `${clock} (${timezone})`;
-  } catch {
-    return iso;
-  }
-}
-
 /** An approval card: what, exact arguments, risk, requester, expiry, the labelled explanation, and its buttons. Pure. */
 export function renderApprovalCard(card: ApprovalCard, messages: Messages, timezone: string): RenderedMessage {
   const head = [
@@ -42,7 +33,7 @@ export function renderApprovalCard(card: ApprovalCard, messages: Messages, timez
     `<b>${escapeHtml(messages.approvalArguments)}:</b>`,
   ].join('\n');
   const tail = [
-    `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(card.risk)} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatExpiry(card.expiresAt, timezone))}`,
+    `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(card.risk)} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatClock(card.expiresAt, timezone))}`,
     `<i>${escapeHtml(messages.approvalExplanationLabel)}: ${escapeHtml(cut(card.explanation, 400))}</i>`,
   ].join('\n');
   // The arguments take what room is left: the card must fit one message, with room for the outcome line.
