@@ -3,8 +3,7 @@ import { formatClock } from '../../src/i18n/format-clock.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import { encodeCallbackData } from './callback-data.js';
 import { escapeHtml } from './escape-html.js';
-import { markdownToTelegramHtml } from './markdown-to-telegram-html.js';
-import { splitTelegramHtml, telegramMessageLimit } from './split-message.js';
+import { markdownToTelegramMessages, telegramMessageLimit } from './render-telegram-html.js';
 
 /** One inline button. */
 export type InlineButton = { readonly text: string; readonly callback_data: string };
@@ -22,7 +21,7 @@ const buttonTextLimit = 60;
 
 /** The model's Markdown as Telegram HTML messages, each within Telegram's limit. Pure. */
 export function renderReply(markdown: string): string[] {
-  return splitTelegramHtml(markdownToTelegramHtml(markdown));
+  return markdownToTelegramMessages(markdown);
 }
 
 /** An approval card: what, exact arguments, risk, requester, expiry, the labelled explanation, and its buttons. Pure. */

@@ -8,8 +8,6 @@ export * from './load-wechaty.js';
 export * from './read-message-data.js';
 export * from './render.js';
 export * from './render-qr-code.js';
-export * from './split-message.js';
-export * from './strip-markdown.js';
 export * from './to-event.js';
 export * from './wechat-channel.js';
 export * from './wechat-message-data.js';
