@@ -4,6 +4,7 @@ import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import type { DispatchOutcome } from './dispatch-update.js';
 import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import type { TelegramTransport } from './telegram-transport.js';
+import { telegramAllowedUpdates } from './update-schema.js';
 
 /** Tuning of the polling loop; the defaults suit api.telegram.org. */
 export type PollingTuning = {
@@ -31,8 +32,6 @@ export type PollingLoopOptions = PollingTuning & {
 
 /** A running loop. */
 export type PollingLoop = { stop(): Promise<void> };
-
-const allowedUpdates = ['message', 'callback_query'];
 
 /**
  * Polls getUpdates until stopped: updates are dispatched one at a time in id order, and the offset is
@@ -64,7 +63,7 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       const started = Date.now();
       const result = await options.transport.call<unknown[]>(
         'getUpdates',
-        { ...(offset === undefined ? {} : { offset }), timeout: longPollSeconds, allowed_updates: allowedUpdates },
+        { ...(offset === undefined ? {} : { offset }), timeout: longPollSeconds, allowed_updates: telegramAllowedUpdates },
         { policy: 'none', signal: AbortSignal.any([stopping.signal, stall.signal]), timeoutMs: stallTimeoutMs + 5000 },
       );
       clearTimeout(stallTimer);

@@ -17,6 +17,7 @@ import { createStrangerNotices } from './stranger-notices.js';
 import { createTelegramMessages } from './telegram-messages.js';
 import { createTelegramTransport } from './telegram-transport.js';
 import type { BotIdentity } from './to-event.js';
+import { telegramAllowedUpdates } from './update-schema.js';
 import { createWebhookRoute, webhookPathOf } from './webhook-route.js';
 
 /** Everything the Telegram channel is built from (the wiring fills it from `channels.telegram`). */
@@ -115,7 +116,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     if (options.mode === 'webhook') {
       const set = await transport.call(
         'setWebhook',
-        { url: options.webhookUrl, secret_token: options.webhookSecret, allowed_updates: ['message', 'callback_query'] },
+        { url: options.webhookUrl, secret_token: options.webhookSecret, allowed_updates: telegramAllowedUpdates },
         { policy: 'idempotent', timeoutMs: 10_000 },
       );
       if (!set.ok) {
