@@ -11,7 +11,7 @@ export function renderCard(card: ApprovalCard, messages: Messages): string {
     `${messages.approvalWhat}: ${card.summary}`,
     `${messages.approvalArguments}:`,
     card.argumentsText,
-    `${messages.approvalRisk}: ${card.risk}   ${messages.approvalRequestedBy}: ${card.requestedBy}   ${messages.approvalExpires}: ${card.expiresAt}`,
+    `${messages.approvalRisk}: ${messages.riskLevel(card.risk)}   ${messages.approvalRequestedBy}: ${card.requestedBy}   ${messages.approvalExpires}: ${card.expiresAt}`,
     `${messages.approvalExplanationLabel}: ${card.explanation}`,
     card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : `/approve ${card.approvalId} · /deny ${card.approvalId}`,
   ].join('\n');

@@ -32,7 +32,7 @@ export function renderApprovalCard(card: ApprovalCard, messages: Messages, timez
     `<b>${escapeHtml(messages.approvalArguments)}:</b>`,
   ].join('\n');
   const tail = [
-    `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(card.risk)} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatClock(card.expiresAt, timezone))}`,
+    `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(messages.riskLevel(card.risk))} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatClock(card.expiresAt, timezone))}`,
     `<i>${escapeHtml(messages.approvalExplanationLabel)}: ${escapeHtml(cut(card.explanation, 400))}</i>`,
   ].join('\n');
   // The arguments take what room is left: the card must fit one message, with room for the outcome line.

@@ -23,7 +23,7 @@ export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'U
     messages.wechatField(messages.approvalArguments, '').trimEnd(),
     card.argumentsText,
     messages.wechatField(messages.approvalRequestedBy, card.requestedBy),
-    messages.wechatField(messages.approvalRisk, card.risk),
+    messages.wechatField(messages.approvalRisk, messages.riskLevel(card.risk)),
     messages.wechatField(messages.approvalExplanationLabel, card.explanation),
     messages.wechatField(messages.approvalExpires, formatTime(card.expiresAt, timezone)),
     card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId),

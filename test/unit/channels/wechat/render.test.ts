@@ -120,7 +120,7 @@ describe('renderCard', () => {
     expect(text).toContain('操作：Every 0 9 * * * (UTC): "Say good morning"');
     expect(text).toContain('参数：\n{\n  "schedule": "0 9 * * *"');
     expect(text).toContain('请求人：Alice');
-    expect(text).toContain('风险：write');
+    expect(text).toContain('风险：写入');
     expect(text).toContain('助手的说明：Creates a daily task that posts here.');
     expect(text).toContain('过期时间：2030-01-02 11:34 (Asia/Shanghai)');
     expect(text.split('\n').at(-1)).toBe('回复 1 批准一次 · 2 总是允许 · 3 拒绝（编号 k7m2p9q4r8s3）');
