@@ -7,7 +7,7 @@ import { escapeHtml } from './escape-html.js';
 import { type AccessLists, decideAccess } from './decide-access.js';
 import type { PressedQuestion } from './deliver-outbound.js';
 import type { StrangerNotices } from './stranger-notices.js';
-import type { TelegramMessages } from './telegram-messages.js';
+import type { TelegramSender } from './telegram-sender.js';
 import type { TelegramTransport } from './telegram-transport.js';
 import { type BotIdentity, updateToEvent } from './to-event.js';
 import { telegramUpdateSchema } from './update-schema.js';
@@ -23,7 +23,7 @@ export type DispatchOptions = {
   readonly emit: () => Emit | undefined;
   readonly dedupe: Dedupe;
   readonly strangers: StrangerNotices;
-  readonly messages: TelegramMessages;
+  readonly sender: TelegramSender;
   readonly transport: TelegramTransport;
   readonly text: Messages;
   readonly logger: Logger;
@@ -34,7 +34,7 @@ export type DispatchOptions = {
 /** Turns one raw update (from polling or the webhook) into at most one inbound event, once. */
 export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown) => Promise<DispatchOutcome> {
   const now = options.now ?? (() => new Date());
-  const { messages, text, logger } = options;
+  const { sender, text, logger } = options;
 
   const answerPress = async (callbackQueryId: string, message: string) => {
     await options.transport.call('answerCallbackQuery', { callback_query_id: callbackQueryId, text: message, show_alert: true }, { policy: 'idempotent' });
@@ -63,7 +63,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
       case 'unsupported': {
         const access = decideAccess(translation.source, 'message', options.lists);
         if (access.kind !== 'allow') return 'ignored';
-        await messages.send({ channel: 'telegram', chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
+        await sender.send({ channel: 'telegram', chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
         return 'answered';
       }
       case 'message':
@@ -78,7 +78,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         if (access.kind === 'stranger-notice') {
           if (await options.strangers.shouldNotify(source.senderId)) {
             logger.info({ senderId: source.senderId }, 'message from an unknown sender; told them their id (TELEGRAM_ALLOW_FROM is empty)');
-            await messages.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
+            await sender.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
           }
           return 'answered';
         }
@@ -96,7 +96,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           return 'closed';
         }
         if (event.type === 'action-clicked' && event.acknowledgementId) await answerPress(event.acknowledgementId, text.busy);
-        else await messages.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
+        else await sender.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
         return 'answered';
       }
       default:

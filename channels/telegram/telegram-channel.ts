@@ -14,7 +14,7 @@ import { escapeHtml } from './escape-html.js';
 import { createMediaDownloader, type MediaDownload } from './media-download.js';
 import { type PollingLoop, type PollingTuning, startPollingLoop } from './polling-loop.js';
 import { createStrangerNotices } from './stranger-notices.js';
-import { createTelegramMessages } from './telegram-messages.js';
+import { createTelegramSender } from './telegram-sender.js';
 import { createTelegramTransport } from './telegram-transport.js';
 import type { BotIdentity } from './to-event.js';
 import { telegramAllowedUpdates } from './update-schema.js';
@@ -64,18 +64,18 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const botKey = options.token.split(':')[0] ?? 'bot';
   const api = options.api ?? createBotApi({ token: options.token, apiRoot: options.apiRoot });
   const transport = createTelegramTransport({ api, throttle: createChatThrottle(options.limits ?? telegramLimits), logger, token: options.token, retryBaseMs: options.retryBaseMs });
-  const messages = createTelegramMessages(transport);
+  const sender = createTelegramSender(transport);
   const delivery = createOutboundDelivery({
     transport,
-    messages,
+    sender,
     drafts: createDraftStreams({
       // Drafts are the raw text so far, sent without markup: half-written Markdown is not valid HTML yet.
       surface: {
         send: async (target, text) => {
-          const sent = await messages.send(target, escapeHtml(text), { plain: true, replyTo: target.replyToMessageId });
+          const sent = await sender.send(target, escapeHtml(text), { plain: true, replyTo: target.replyToMessageId });
           return sent.ok && sent.messageId !== undefined ? Number(sent.messageId) : undefined;
         },
-        edit: async (target, messageId, text) => void (await messages.edit(target, messageId, escapeHtml(text), { plain: true })),
+        edit: async (target, messageId, text) => void (await sender.edit(target, messageId, escapeHtml(text), { plain: true })),
       },
     }),
     sentTexts: options.store.namespace<string>('telegram-sent-texts'),
@@ -140,7 +140,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     // Telegram re-delivers within 24 h; a claim is kept a week.
     dedupe: createDedupe({ store: options.store.namespace<number>('telegram-updates'), keyPrefix: botKey, ttlMs: 7 * 24 * 60 * 60 * 1000, memoryLimit: 1000 }),
     strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
-    messages,
+    sender,
     transport,
     text: options.messages,
     logger,
