@@ -1,10 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Projects, routed by file name and content, never by a list kept by hand:
+ * - `slow` (`npm run test:slow`): every `*.slow.test.ts` (real processes, the bench, the demo, real-clock waits).
+ * - `fast` (`npm test`): every other `*.test.ts`, in workers that keep their module cache between files
+ *   (importing the app once per worker instead of once per file is most of the time saved).
+ * - `fast-isolated` (also `npm test`): the fast files that replace modules (`vi.mock`, `vi.doMock`),
+ *   each in a fresh module graph, so the replacement never leaks into another file.
+ */
+const slowFiles = 'test/**/*.slow.test.ts';
+
+function testFiles(folder: string): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return testFiles(path);
+    return entry.name.endsWith('.test.ts') && !entry.name.endsWith('.slow.test.ts') ? [path] : [];
+  });
+}
+
+const replacesModules = testFiles('test').filter((file) => /\bvi\.(mock|doMock)\(/.test(readFileSync(file, 'utf8')));
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [slowFiles, ...replacesModules], isolate: false } },
+      { extends: true, test: { name: 'fast-isolated', include: replacesModules.length > 0 ? replacesModules : ['no-file-replaces-modules'] } },
+      { extends: true, test: { name: 'slow', include: [slowFiles] } },
+    ],
   },
 });

@@ -1,21 +1,34 @@
-// Prints the closing line CI reads (`N passed, N failed, N skipped`) from vitest's JSON report.
-// Exits non-zero when the report is missing or no test ran: zero tests is a failure.
+// Prints the closing line CI reads (`N passed, N failed, N skipped`) summed over one or more of
+// vitest's JSON reports (one per run: `node print-test-summary.mjs fast.json slow.json`).
+// Exits non-zero when a report is missing, a test failed, or no test ran: zero tests is a failure.
 import { readFileSync } from 'node:fs';
 
-const reportPath = process.argv[2];
-let report;
-try {
-  report = JSON.parse(readFileSync(reportPath, 'utf8'));
-} catch (error) {
-  console.log(`no test report at ${reportPath}: ${error.message}`);
-  console.log('0 passed, 1 failed');
-  process.exit(1);
+const reportPaths = process.argv.slice(2);
+let passed = 0;
+let failed = 0;
+let skipped = 0;
+let missing = 0;
+for (const reportPath of reportPaths) {
+  let report;
+  try {
+    report = JSON.parse(readFileSync(reportPath, 'utf8'));
+  } catch (error) {
+    console.log(`no test report at ${reportPath}: ${error.message}`);
+    missing += 1;
+    continue;
+  }
+  passed += report.numPassedTests ?? 0;
+  // A test file that fails to load has no failed tests of its own: count it as one failure.
+  const failedTests = report.numFailedTests ?? 0;
+  failed += failedTests > 0 ? failedTests : (report.numFailedTestSuites ?? 0);
+  skipped += (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
 }
-const passed = report.numPassedTests ?? 0;
-// A test file that fails to load has no failed tests of its own: count it as one failure.
-const failedTests = report.numFailedTests ?? 0;
-const failed = failedTests > 0 ? failedTests : (report.numFailedTestSuites ?? 0);
-const skipped = (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0);
+if (reportPaths.length === 0) {
+  console.log('no test report was named');
+  missing = 1;
+}
+// A report that is missing counts as one failure: that run did not finish.
+failed += missing;
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 if (passed + failed === 0) {
   console.log('no test ran: that is a failure');

@@ -2,6 +2,7 @@ import { assertNever } from '../../src/events/assert-never.js';
 import type { ApprovalCard } from '../../src/events/approval-card.js';
 import type { OutboundEvent } from '../../src/events/outbound-event.js';
 import type { Messages } from '../../src/i18n/messages.js';
+import { markdownToPlainText } from '../../src/markdown/render-plain-text.js';
 
 /** An approval card as terminal text: what, arguments, risk, who, expiry, explanation, and how to answer. */
 export function renderCard(card: ApprovalCard, messages: Messages): string {
@@ -10,7 +11,7 @@ export function renderCard(card: ApprovalCard, messages: Messages): string {
     `${messages.approvalWhat}: ${card.summary}`,
     `${messages.approvalArguments}:`,
     card.argumentsText,
-    `${messages.approvalRisk}: ${card.risk}   ${messages.approvalRequestedBy}: ${card.requestedBy}   ${messages.approvalExpires}: ${card.expiresAt}`,
+    `${messages.approvalRisk}: ${messages.riskLevel(card.risk)}   ${messages.approvalRequestedBy}: ${card.requestedBy}   ${messages.approvalExpires}: ${card.expiresAt}`,
     `${messages.approvalExplanationLabel}: ${card.explanation}`,
     card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : `/approve ${card.approvalId} · /deny ${card.approvalId}`,
   ].join('\n');
@@ -20,7 +21,7 @@ export function renderCard(card: ApprovalCard, messages: Messages): string {
 export function renderForTerminal(event: OutboundEvent, messages: Messages): string | undefined {
   switch (event.type) {
     case 'reply':
-      return event.kind === 'progress' ? undefined : event.text;
+      return event.kind === 'progress' ? undefined : markdownToPlainText(event.text);
     case 'approval-requested':
       return renderCard(event.approval, messages);
     case 'approval-resolved':

@@ -6,7 +6,7 @@ import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import type { DraftStreams } from './draft-streams.js';
 import { escapeHtml } from './escape-html.js';
 import { noKeyboard, renderAnsweredQuestion, renderApprovalCard, renderQuestion, renderReply, renderResolvedCard } from './render.js';
-import type { TelegramMessages } from './telegram-messages.js';
+import type { TelegramSender } from './telegram-sender.js';
 import type { TelegramTransport } from './telegram-transport.js';
 
 /** A question button press waiting for its answer, so the question can lose its buttons once answered. */
@@ -15,7 +15,7 @@ export type PressedQuestion = { readonly chatId: string; readonly messageId: num
 /** What delivering outbound events needs. */
 export type OutboundDeliveryOptions = {
   readonly transport: TelegramTransport;
-  readonly messages: TelegramMessages;
+  readonly sender: TelegramSender;
   readonly drafts: DraftStreams;
   /** Card and question texts by `approval:<id>:<chatId>` / `question:<id>:<chatId>`, for the edit that settles them. */
   readonly sentTexts: KeyValueNamespace<string>;
@@ -40,7 +40,7 @@ const callbackAnswerLimit = 200;
 const typingRetryAfterMs = 10 * 60 * 1000;
 
 export function createOutboundDelivery(options: OutboundDeliveryOptions): OutboundDelivery {
-  const { messages, transport, text } = options;
+  const { sender, transport, text } = options;
   const pressedQuestions = new Map<string, PressedQuestion>();
   let typingUnsupportedUntil = 0;
 
@@ -55,20 +55,20 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
     if (parts.length === 0) return { ok: true };
     if (draftId !== undefined) {
       const [first = '', ...rest] = parts;
-      const edited = await messages.edit(event.target, draftId, first);
+      const edited = await sender.edit(event.target, draftId, first);
       if (edited.ok) {
         if (rest.length === 0) return { ok: true, messageId: String(draftId), messageIds: [String(draftId)] };
-        const more = await messages.sendParts({ ...event.target, replyToMessageId: undefined }, rest, { atLeastOnce: event.kind === 'final' });
+        const more = await sender.sendParts({ ...event.target, replyToMessageId: undefined }, rest, { atLeastOnce: event.kind === 'final' });
         return more.ok ? { ok: true, messageId: more.messageId, messageIds: [String(draftId), ...(more.messageIds ?? [])] } : more;
       }
       options.logger.debug({ chatId: event.target.chatId, error: edited.error }, 'draft could not be replaced; sending the answer as new messages');
     }
-    return messages.sendParts(event.target, parts, { atLeastOnce: event.kind === 'final' });
+    return sender.sendParts(event.target, parts, { atLeastOnce: event.kind === 'final' });
   }
 
   async function approvalRequested(event: ApprovalRequested): Promise<Delivery> {
     const card = renderApprovalCard(event.approval, text, options.timezone);
-    const delivery = await messages.send(event.target, card.html, { keyboard: card.keyboard, replyTo: event.target.replyToMessageId });
+    const delivery = await sender.send(event.target, card.html, { keyboard: card.keyboard, replyTo: event.target.replyToMessageId });
     if (delivery.ok) await options.sentTexts.set(`approval:${event.approval.approvalId}:${event.target.chatId}`, card.html, sentTextTtlMs);
     return delivery;
   }
@@ -77,21 +77,21 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
     const key = `approval:${event.approvalId}:${event.target.chatId}`;
     const cardHtml = await options.sentTexts.get(key);
     const html = renderResolvedCard(cardHtml, event.outcome);
-    if (event.cardMessageId === undefined) return messages.send(event.target, html);
-    const delivery = await messages.edit(event.target, Number(event.cardMessageId), html, { keyboard: noKeyboard });
+    if (event.cardMessageId === undefined) return sender.send(event.target, html);
+    const delivery = await sender.edit(event.target, Number(event.cardMessageId), html, { keyboard: noKeyboard });
     if (delivery.ok) await options.sentTexts.delete(key);
     return delivery;
   }
 
   async function questionAsked(event: QuestionAsked): Promise<Delivery> {
     const question = renderQuestion(event.questionId, event.text, event.options);
-    const delivery = await messages.send(event.target, question.html, { keyboard: question.keyboard, replyTo: event.target.replyToMessageId });
+    const delivery = await sender.send(event.target, question.html, { keyboard: question.keyboard, replyTo: event.target.replyToMessageId });
     if (delivery.ok) await options.sentTexts.set(`question:${event.questionId}:${event.target.chatId}`, question.html, sentTextTtlMs);
     return delivery;
   }
 
   async function actionAnswered(event: ActionAnswered): Promise<Delivery> {
-    if (event.acknowledgementId === undefined) return event.isAlert ? messages.send(event.target, escapeHtml(event.text), { plain: true }) : { ok: true };
+    if (event.acknowledgementId === undefined) return event.isAlert ? sender.send(event.target, escapeHtml(event.text), { plain: true }) : { ok: true };
     const answered = await transport.call(
       'answerCallbackQuery',
       { callback_query_id: event.acknowledgementId, text: event.text.slice(0, callbackAnswerLimit), show_alert: event.isAlert },
@@ -102,7 +102,7 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
     if (press && !event.isAlert) {
       const key = `question:${press.questionId}:${press.chatId}`;
       const html = renderAnsweredQuestion(await options.sentTexts.get(key), event.text);
-      const edited = await messages.edit({ channel: 'telegram', chatId: press.chatId }, press.messageId, html, { keyboard: noKeyboard });
+      const edited = await sender.edit({ channel: 'telegram', chatId: press.chatId }, press.messageId, html, { keyboard: noKeyboard });
       if (edited.ok) await options.sentTexts.delete(key);
     }
     return answered.ok ? { ok: true } : { ok: false, error: answered.error, retryable: answered.retryable };

@@ -1,3 +1,4 @@
+import type { Dedupe } from '../../src/dedupe/create-dedupe.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
@@ -6,10 +7,9 @@ import { escapeHtml } from './escape-html.js';
 import { type AccessLists, decideAccess } from './decide-access.js';
 import type { PressedQuestion } from './deliver-outbound.js';
 import type { StrangerNotices } from './stranger-notices.js';
-import type { TelegramMessages } from './telegram-messages.js';
+import type { TelegramSender } from './telegram-sender.js';
 import type { TelegramTransport } from './telegram-transport.js';
 import { type BotIdentity, updateToEvent } from './to-event.js';
-import type { UpdateDedupe } from './update-dedupe.js';
 import { telegramUpdateSchema } from './update-schema.js';
 
 /**
@@ -24,9 +24,9 @@ export type DispatchOptions = {
   readonly sessionPerUser: boolean;
   readonly bot: () => Promise<BotIdentity | undefined>;
   readonly emit: () => Emit | undefined;
-  readonly dedupe: UpdateDedupe;
+  readonly dedupe: Dedupe;
   readonly strangers: StrangerNotices;
-  readonly messages: TelegramMessages;
+  readonly sender: TelegramSender;
   readonly transport: TelegramTransport;
   readonly text: Messages;
   readonly logger: Logger;
@@ -37,7 +37,7 @@ export type DispatchOptions = {
 /** Turns one raw update (from polling or the webhook) into at most one inbound event, once. */
 export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown) => Promise<DispatchOutcome> {
   const now = options.now ?? (() => new Date());
-  const { messages, text, logger } = options;
+  const { sender, text, logger } = options;
 
   const answerPress = async (callbackQueryId: string, message: string) => {
     await options.transport.call('answerCallbackQuery', { callback_query_id: callbackQueryId, text: message, show_alert: true }, { policy: 'idempotent' });
@@ -62,7 +62,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
       case 'unsupported': {
         const access = decideAccess(translation.source, 'message', options.lists);
         if (access.kind !== 'allow') return 'ignored';
-        await messages.send({ channel: 'telegram', chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
+        await sender.send({ channel: 'telegram', chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
         return 'answered';
       }
       case 'message':
@@ -77,7 +77,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         if (access.kind === 'stranger-notice') {
           if (await options.strangers.shouldNotify(source.senderId)) {
             logger.info({ senderId: source.senderId }, 'message from an unknown sender; told them their id (TELEGRAM_ALLOW_FROM is empty)');
-            await messages.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
+            await sender.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
           }
           return 'answered';
         }
@@ -100,7 +100,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           return result.reason === 'closed' ? 'closed' : 'retry-later';
         }
         if (event.type === 'action-clicked' && event.acknowledgementId) await answerPress(event.acknowledgementId, text.busy);
-        else await messages.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
+        else await sender.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
         return 'answered';
       }
       default:

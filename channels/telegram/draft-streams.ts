@@ -1,5 +1,5 @@
 import type { Target } from '../../src/events/target.js';
-import { telegramMessageLimit } from './split-message.js';
+import { telegramMessageLimit } from './render-telegram-html.js';
 
 /** What a draft needs from the chat: send a plain message (its id back) and edit one. */
 export type DraftSurface = {

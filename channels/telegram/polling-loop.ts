@@ -2,7 +2,9 @@ import type { ChannelStatus } from '../../src/events/channel.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import type { DispatchOutcome } from './dispatch-update.js';
-import { abortableSleep, type TelegramTransport } from './telegram-transport.js';
+import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
+import type { TelegramTransport } from './telegram-transport.js';
+import { telegramAllowedUpdates } from './update-schema.js';
 
 /** Tuning of the polling loop; the defaults suit api.telegram.org. */
 export type PollingTuning = {
@@ -12,7 +14,7 @@ export type PollingTuning = {
   readonly idleSleepMs?: number;
   /** A poll with no answer after this long is aborted and started again. */
   readonly stallTimeoutMs?: number;
-  /** First pause after a failed poll; doubles up to 30 s. */
+  /** Ceiling of the first pause after a failed poll; doubles up to 30 s (full jitter). */
   readonly retryBaseMs?: number;
 };
 
@@ -30,8 +32,6 @@ export type PollingLoopOptions = PollingTuning & {
 
 /** A running loop. */
 export type PollingLoop = { stop(): Promise<void> };
-
-const allowedUpdates = ['message', 'callback_query'];
 
 /**
  * Polls getUpdates until stopped: updates are dispatched one at a time in id order, and the offset is
@@ -63,7 +63,7 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       const started = Date.now();
       const result = await options.transport.call<unknown[]>(
         'getUpdates',
-        { ...(offset === undefined ? {} : { offset }), timeout: longPollSeconds, allowed_updates: allowedUpdates },
+        { ...(offset === undefined ? {} : { offset }), timeout: longPollSeconds, allowed_updates: telegramAllowedUpdates },
         { policy: 'none', signal: AbortSignal.any([stopping.signal, stall.signal]), timeoutMs: stallTimeoutMs + 5000 },
       );
       clearTimeout(stallTimer);
@@ -127,10 +127,7 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
     }
   }
 
-  function backoff(failures: number): number {
-    const base = Math.min(retryBaseMs * 2 ** Math.min(failures - 1, 10), 30_000);
-    return base / 2 + Math.random() * (base / 2);
-  }
+  const backoff = (failures: number) => backoffDelay(failures - 1, { baseMs: retryBaseMs, maxMs: 30_000 });
 
   const running = run().catch((error: unknown) => {
     logger.error({ err: error }, 'telegram polling loop stopped on an error');

@@ -1,9 +1,9 @@
 import type { ApprovalCard, ApprovalChoice } from '../../src/events/approval-card.js';
+import { formatClock } from '../../src/i18n/format-clock.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import { encodeCallbackData } from './callback-data.js';
 import { escapeHtml } from './escape-html.js';
-import { markdownToTelegramHtml } from './markdown-to-telegram-html.js';
-import { splitTelegramHtml, telegramMessageLimit } from './split-message.js';
+import { markdownToTelegramMessages, telegramMessageLimit } from './render-telegram-html.js';
 
 /** One inline button. */
 export type InlineButton = { readonly text: string; readonly callback_data: string };
@@ -21,17 +21,7 @@ const buttonTextLimit = 60;
 
 /** The model's Markdown as Telegram HTML messages, each within Telegram's limit. Pure. */
 export function renderReply(markdown: string): string[] {
-  return splitTelegramHtml(markdownToTelegramHtml(markdown));
-}
-
-/** Formats an ISO time as `HH:MM (zone)` in the given IANA time zone. Pure. */
-export function formatExpiry(iso: string, timezone: string): string {
-  try {
-    const clock = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso));
-    return `${clock} (${timezone})`;
-  } catch {
-    return iso;
-  }
+  return markdownToTelegramMessages(markdown);
 }
 
 /** An approval card: what, exact arguments, risk, requester, expiry, the labelled explanation, and its buttons. Pure. */
@@ -42,7 +32,7 @@ export function renderApprovalCard(card: ApprovalCard, messages: Messages, timez
     `<b>${escapeHtml(messages.approvalArguments)}:</b>`,
   ].join('\n');
   const tail = [
-    `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(card.risk)} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatExpiry(card.expiresAt, timezone))}`,
+    `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(messages.riskLevel(card.risk))} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatClock(card.expiresAt, timezone))}`,
     `<i>${escapeHtml(messages.approvalExplanationLabel)}: ${escapeHtml(cut(card.explanation, 400))}</i>`,
   ].join('\n');
   // The arguments take what room is left: the card must fit one message, with room for the outcome line.

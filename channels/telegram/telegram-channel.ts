@@ -3,6 +3,8 @@ import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
+import { createDedupe } from '../../src/dedupe/create-dedupe.js';
+import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import { type BotApi, createBotApi } from './bot-api.js';
 import { createChatThrottle, type ThrottleLimits, telegramLimits } from './chat-throttle.js';
 import { createOutboundDelivery } from './deliver-outbound.js';
@@ -12,10 +14,10 @@ import { escapeHtml } from './escape-html.js';
 import { createMediaDownloader, type MediaDownload } from './media-download.js';
 import { type PollingLoop, type PollingTuning, startPollingLoop } from './polling-loop.js';
 import { createStrangerNotices } from './stranger-notices.js';
-import { createTelegramMessages } from './telegram-messages.js';
-import { abortableSleep, createTelegramTransport } from './telegram-transport.js';
+import { createTelegramSender } from './telegram-sender.js';
+import { createTelegramTransport } from './telegram-transport.js';
 import type { BotIdentity } from './to-event.js';
-import { createUpdateDedupe } from './update-dedupe.js';
+import { telegramAllowedUpdates } from './update-schema.js';
 import { createWebhookRoute, webhookPathOf } from './webhook-route.js';
 
 /** Everything the Telegram channel is built from (the wiring fills it from `channels.telegram`). */
@@ -64,18 +66,18 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const botKey = options.token.split(':')[0] ?? 'bot';
   const api = options.api ?? createBotApi({ token: options.token, apiRoot: options.apiRoot });
   const transport = createTelegramTransport({ api, throttle: createChatThrottle(options.limits ?? telegramLimits), logger, token: options.token, retryBaseMs: options.retryBaseMs });
-  const messages = createTelegramMessages(transport);
+  const sender = createTelegramSender(transport);
   const delivery = createOutboundDelivery({
     transport,
-    messages,
+    sender,
     drafts: createDraftStreams({
       // Drafts are the raw text so far, sent without markup: half-written Markdown is not valid HTML yet.
       surface: {
         send: async (target, text) => {
-          const sent = await messages.send(target, escapeHtml(text), { plain: true, replyTo: target.replyToMessageId });
+          const sent = await sender.send(target, escapeHtml(text), { plain: true, replyTo: target.replyToMessageId });
           return sent.ok && sent.messageId !== undefined ? Number(sent.messageId) : undefined;
         },
-        edit: async (target, messageId, text) => void (await messages.edit(target, messageId, escapeHtml(text), { plain: true })),
+        edit: async (target, messageId, text) => void (await sender.edit(target, messageId, escapeHtml(text), { plain: true })),
       },
     }),
     sentTexts: options.store.namespace<string>('telegram-sent-texts'),
@@ -116,7 +118,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     if (options.mode === 'webhook') {
       const set = await transport.call(
         'setWebhook',
-        { url: options.webhookUrl, secret_token: options.webhookSecret, allowed_updates: ['message', 'callback_query'] },
+        { url: options.webhookUrl, secret_token: options.webhookSecret, allowed_updates: telegramAllowedUpdates },
         { policy: 'idempotent', timeoutMs: 10_000 },
       );
       if (!set.ok) {
@@ -137,9 +139,10 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     sessionPerUser: options.sessionPerUser,
     bot: async () => bot ?? identify(),
     emit: () => emitter,
-    dedupe: createUpdateDedupe({ store: options.store.namespace<number>('telegram-updates'), key: botKey, ttlMs: options.dedupeTtlMs ?? 24 * 60 * 60 * 1000 }),
+    // Telegram re-delivers unacknowledged updates for about a day: claims last storage.dedupeHours (24 h by default).
+    dedupe: createDedupe({ store: options.store.namespace<number>('telegram-updates'), keyPrefix: botKey, ttlMs: options.dedupeTtlMs ?? 24 * 60 * 60 * 1000, memoryLimit: 1000 }),
     strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
-    messages,
+    sender,
     transport,
     text: options.messages,
     logger,
@@ -150,7 +153,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   // Webhook mode has no loop to retry setWebhook before each poll: retry it here until it works.
   const retrySetUpUntilDone = async () => {
     for (let attempt = 1; !stopping.signal.aborted; attempt += 1) {
-      await abortableSleep(Math.min(1000 * 2 ** attempt, 60_000), stopping.signal);
+      await abortableSleep(backoffDelay(attempt, { baseMs: 1000, maxMs: 60_000 }), stopping.signal);
       if (!stopping.signal.aborted && (await setUp())) {
         status = { state: 'running' };
         return;

@@ -1,4 +1,5 @@
 import type { Logger } from '../../src/logging/create-logger.js';
+import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import type { BotApi } from './bot-api.js';
 import type { ChatThrottle } from './chat-throttle.js';
 import { classifyTelegramFailure, type TelegramFailure } from './classify-telegram-failure.js';
@@ -40,7 +41,7 @@ export type TransportOptions = {
   /** The token, scrubbed from any error text that might carry it. */
   readonly token: string;
   readonly maxAttempts?: number;
-  /** First backoff after a network error or 5xx; doubles each time. */
+  /** Ceiling of the first backoff after a network error or 5xx; doubles each time, up to 15 s (full jitter). */
   readonly retryBaseMs?: number;
   /** The longest 429 wait honoured before giving up; default 120 s. */
   readonly maxRetryAfterSeconds?: number;
@@ -89,7 +90,7 @@ export function createTelegramTransport(options: TransportOptions): TelegramTran
 
   function retryDelay(failure: TelegramFailure, attempt: number, policy: RetryPolicy): number | undefined {
     if (policy === 'none') return undefined;
-    const backoff = Math.min(retryBaseMs * 2 ** (attempt - 1), 15_000);
+    const backoff = backoffDelay(attempt - 1, { baseMs: retryBaseMs, maxMs: 15_000 });
     switch (failure.kind) {
       case 'rate-limited':
         return failure.retryAfterSeconds * 1000;
@@ -108,18 +109,4 @@ export function createTelegramTransport(options: TransportOptions): TelegramTran
 /** Whether a failed call could succeed if tried again later (a 5xx on a send may have been delivered: the caller decides). Pure. */
 export function isRetryableLater(failure: TelegramFailure): boolean {
   return failure.kind === 'rate-limited' || failure.kind === 'network-unsent' || failure.kind === 'server';
-}
-
-/** Sleeps, or resolves early when the signal aborts. */
-export function abortableSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, milliseconds);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
 }

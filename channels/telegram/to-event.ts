@@ -135,10 +135,11 @@ function callbackToEvent(update: TelegramUpdate, query: TelegramCallbackQuery, c
 
 function isAddressedToBot(message: TelegramMessage, text: string, bot: BotIdentity | undefined): boolean {
   const command = /^\/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?/.exec(text);
-  // A bare command in a group is for every bot there; `/cmd@otherbot` is not for us.
-  if (command) return command[1] === undefined || (bot !== undefined && command[1].toLowerCase() === bot.username.toLowerCase());
+  // `/cmd@name` is for the bot named; a bare `/cmd` may be for any bot in the group, so it is ours only
+  // when it also replies to or mentions us (checked below).
+  if (command?.[1] !== undefined) return bot !== undefined && command[1].toLowerCase() === bot.username.toLowerCase();
   if (!bot) return false;
-  if (message.reply_to_message?.from?.id === bot.id) return true;
+  if (replyOf(message)?.from?.id === bot.id) return true;
   const entities = [...(message.entities ?? []), ...(message.caption_entities ?? [])];
   if (entities.some((entity) => entity.type === 'text_mention' && entity.user?.id === bot.id)) return true;
   return mentionPattern(bot).test(text);
@@ -171,8 +172,21 @@ function sizeOf(size: number | undefined): { sizeBytes?: number } {
   return size === undefined ? {} : { sizeBytes: size };
 }
 
-function quoteOf(message: TelegramMessage, bot: BotIdentity | undefined): { quoted: Quote } | undefined {
+/**
+ * The message this one answers, if the person chose one. In a forum topic Telegram sets the topic's
+ * creation (a service message) as `reply_to_message` of every message that is not an explicit reply:
+ * that is no reply.
+ */
+function replyOf(message: TelegramMessage): TelegramMessage['reply_to_message'] {
   const replied = message.reply_to_message;
+  if (!replied) return undefined;
+  if (replied.forum_topic_created !== undefined) return undefined;
+  if (message.is_topic_message === true && replied.message_id === message.message_thread_id) return undefined;
+  return replied;
+}
+
+function quoteOf(message: TelegramMessage, bot: BotIdentity | undefined): { quoted: Quote } | undefined {
+  const replied = replyOf(message);
   if (!replied) return undefined;
   const text = replied.text ?? replied.caption ?? '';
   return { quoted: { messageId: String(replied.message_id), text, isFromBot: bot !== undefined && replied.from?.id === bot.id } };

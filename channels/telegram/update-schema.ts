@@ -56,6 +56,8 @@ const messageShape = {
   dice: z.unknown().optional(),
   game: z.unknown().optional(),
   story: z.unknown().optional(),
+  // The service message that opened a forum topic: Telegram sets it as reply_to_message of every message in the topic.
+  forum_topic_created: z.unknown().optional(),
 };
 
 const quotedMessageSchema = z.object({ ...messageShape, chat: chatSchema.optional() });
@@ -76,6 +78,13 @@ export const telegramUpdateSchema = z.object({
   message: messageSchema.optional(),
   callback_query: callbackQuerySchema.optional(),
 });
+
+/**
+ * The update kinds to ask Telegram for (getUpdates and setWebhook `allowed_updates`): exactly the ones the
+ * schema above reads, so the subscription cannot drift from what the channel handles. Telegram remembers
+ * the list of the last call, so it is always sent.
+ */
+export const telegramAllowedUpdates: readonly string[] = Object.keys(telegramUpdateSchema.shape).filter((key) => key !== 'update_id');
 
 /** A validated Telegram update. */
 export type TelegramUpdate = z.output<typeof telegramUpdateSchema>;

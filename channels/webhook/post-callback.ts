@@ -1,15 +1,16 @@
 import type { Delivery } from '../../src/events/outbound-event.js';
+import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import { signBody } from './verify-signature.js';
 
 /** How hard a callback is tried. */
 export type CallbackPolicy = {
   readonly attempts: number;
-  /** Wait before the second attempt; doubled for each one after. */
+  /** Ceiling of the wait before the second attempt; doubled for each one after (full jitter). */
   readonly baseDelayMs: number;
   readonly timeoutMs: number;
 };
 
-/** Four attempts over about 3.5 s of backoff, 10 s each. */
+/** Four attempts over at most 3.5 s of backoff, 10 s each. */
 export const defaultCallbackPolicy: CallbackPolicy = { attempts: 4, baseDelayMs: 500, timeoutMs: 10_000 };
 
 /** POSTs a JSON payload to a callback URL, signed like inbound requests, retrying network errors, 429 and 5xx with backoff. */
@@ -23,7 +24,7 @@ export async function postCallback(input: {
   const body = JSON.stringify(input.payload);
   let lastError = 'not tried';
   for (let attempt = 1; attempt <= input.policy.attempts; attempt += 1) {
-    if (attempt > 1) await sleep(input.policy.baseDelayMs * 2 ** (attempt - 2));
+    if (attempt > 1) await abortableSleep(backoffDelay(attempt - 2, { baseMs: input.policy.baseDelayMs, maxMs: 30_000 }));
     const timestamp = String(Math.floor((input.now?.() ?? new Date()).getTime() / 1000));
     try {
       const response = await fetch(input.url, {
@@ -43,8 +44,4 @@ export async function postCallback(input: {
     }
   }
   return { ok: false, error: `${lastError} (after ${input.policy.attempts} attempts)`, retryable: true };
-}
-
-function sleep(milliseconds: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, milliseconds));
 }

@@ -1,5 +1,6 @@
 import { describeError } from '../../src/errors/echo-error.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import { backoffDelay } from '../../src/retry/backoff-delay.js';
 
 /** How the channel gets back after a logout or a failed start. */
 export type ReconnectorOptions = {
@@ -13,7 +14,7 @@ export type ReconnectorOptions = {
   readonly random?: () => number;
 };
 
-/** Restarts with exponential backoff (and jitter) until the bot is logged in again or waits for a scan. */
+/** Restarts with exponential backoff (full jitter) until the bot is logged in again or waits for a scan. */
 export interface Reconnector {
   /** Plans the next attempt unless one is planned already. */
   schedule(reason: string): void;
@@ -45,8 +46,7 @@ export function createReconnector(options: ReconnectorOptions): Reconnector {
   const reconnector: Reconnector = {
     schedule(reason) {
       if (timer !== undefined) return;
-      const base = Math.min(options.initialDelayMs * 2 ** attempts, options.maxDelayMs);
-      const delay = Math.round(base * (0.8 + 0.4 * random()));
+      const delay = backoffDelay(attempts, { baseMs: options.initialDelayMs, maxMs: options.maxDelayMs, random });
       attempts += 1;
       timer = setTimeout(() => void attempt(reason), delay);
       timer.unref();

@@ -1,6 +1,5 @@
 export * from './check-access.js';
 export * from './check-wechat-puppet.js';
-export * from './create-message-dedupe.js';
 export * from './create-reconnector.js';
 export * from './create-send-pacer.js';
 export * from './create-wechat-sender.js';
@@ -9,8 +8,6 @@ export * from './load-wechaty.js';
 export * from './read-message-data.js';
 export * from './render.js';
 export * from './render-qr-code.js';
-export * from './split-message.js';
-export * from './strip-markdown.js';
 export * from './to-event.js';
 export * from './wechat-channel.js';
 export * from './wechat-message-data.js';

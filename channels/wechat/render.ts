@@ -2,8 +2,8 @@ import type { ApprovalCard } from '../../src/events/approval-card.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { OutboundEvent } from '../../src/events/outbound-event.js';
 import type { Messages } from '../../src/i18n/messages.js';
-import { splitMessage } from './split-message.js';
-import { stripMarkdown } from './strip-markdown.js';
+import { markdownToPlainMessages, markdownToPlainText } from '../../src/markdown/render-plain-text.js';
+import { splitText } from '../../src/markdown/split-text.js';
 
 /** What rendering needs: the chat's language, the longest single message, and the zone for times. */
 export type WechatRenderOptions = {
@@ -23,7 +23,7 @@ export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'U
     messages.wechatField(messages.approvalArguments, '').trimEnd(),
     card.argumentsText,
     messages.wechatField(messages.approvalRequestedBy, card.requestedBy),
-    messages.wechatField(messages.approvalRisk, card.risk),
+    messages.wechatField(messages.approvalRisk, messages.riskLevel(card.risk)),
     messages.wechatField(messages.approvalExplanationLabel, card.explanation),
     messages.wechatField(messages.approvalExpires, formatTime(card.expiresAt, timezone)),
     card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId),
@@ -36,16 +36,16 @@ export function renderForWechat(event: OutboundEvent, options: WechatRenderOptio
   switch (event.type) {
     case 'reply':
       // Sent messages cannot be edited, so a draft has nothing to show; the final text follows.
-      return event.kind === 'progress' ? [] : splitMessage(stripMarkdown(event.text), splitAt);
+      return event.kind === 'progress' ? [] : markdownToPlainMessages(event.text, splitAt);
     case 'approval-requested':
-      return splitMessage(withRoomHint(renderCard(event.approval, messages, options.timezone), options), splitAt);
+      return splitText(withRoomHint(renderCard(event.approval, messages, options.timezone), options), splitAt);
     case 'approval-resolved':
-      return splitMessage(messages.wechatOutcomeLine(event.approvalId, event.outcome), splitAt);
+      return splitText(messages.wechatOutcomeLine(event.approvalId, event.outcome), splitAt);
     case 'question-asked':
-      return splitMessage(withRoomHint([stripMarkdown(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), messages.questionHint].join('\n'), options), splitAt);
+      return splitText(withRoomHint([markdownToPlainText(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), messages.questionHint].join('\n'), options), splitAt);
     case 'action-answered':
       // Refusals are shown; a confirmation would repeat the outcome line that approval-resolved posts.
-      return event.isAlert ? splitMessage(event.text, splitAt) : [];
+      return event.isAlert ? splitText(event.text, splitAt) : [];
     case 'typing':
       return [];
     default:

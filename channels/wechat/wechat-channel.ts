@@ -2,12 +2,12 @@ import { resolve } from 'node:path';
 import type { Message, Wechaty } from 'wechaty';
 import type { Config } from '../../src/config/config-schema.js';
 import { describeError } from '../../src/errors/echo-error.js';
+import { createDedupe } from '../../src/dedupe/create-dedupe.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import { checkAccess } from './check-access.js';
-import { createMessageDedupe } from './create-message-dedupe.js';
 import { createReconnector } from './create-reconnector.js';
 import { createSendPacer } from './create-send-pacer.js';
 import { createWechatSender } from './create-wechat-sender.js';
@@ -52,7 +52,7 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
   const { settings, messages, logger } = options;
   const now = options.now ?? (() => new Date());
   const printQrCode = options.printQrCode ?? ((text: string) => void process.stdout.write(`${text}\n`));
-  const dedupe = createMessageDedupe({ store: options.seenMessages, ttlMs: seenMessageTtlMs, memoryLimit: 5000 });
+  const dedupe = createDedupe({ store: options.seenMessages, ttlMs: seenMessageTtlMs, memoryLimit: 5000 });
   const pacer = createSendPacer({ intervalMs: options.sendIntervalMs ?? 1000, jitterMs: options.sendJitterMs ?? 400 });
   let bot: Wechaty | undefined;
   // Set by start(): what a restart needs to build a fresh bot.
@@ -142,7 +142,7 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
       logger.debug({ talkerId: data.talker.id, roomId: data.room?.id, reason: access.reason }, 'WeChat message ignored');
       return;
     }
-    if (!(await dedupe.isFirstSighting(data.messageId))) {
+    if (!(await dedupe.claim(data.messageId))) {
       logger.debug({ messageId: data.messageId }, 'WeChat message seen before; ignored');
       return;
     }

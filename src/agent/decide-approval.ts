@@ -1,6 +1,7 @@
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { ApprovalChoice } from '../events/approval-card.js';
 import type { Target } from '../events/target.js';
+import { formatClock } from '../i18n/format-clock.js';
 import type { Messages } from '../i18n/messages.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 
@@ -15,11 +16,6 @@ export type DecisionInput = {
   readonly replyTarget: Target;
   readonly acknowledgementId?: string;
 };
-
-/** Formats a time as `HH:MM (zone)` in the configured timezone, for outcome lines: the card's readers may live elsewhere. */
-export function formatClock(iso: string, timezone: string): string {
-  return `${new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit' }).format(new Date(iso))} (${timezone})`;
-}
 
 /** The outcome line a card is edited into. */
 export function outcomeLine(approval: PendingApproval, messages: Messages, timezone: string): string {

@@ -1,6 +1,6 @@
-import { setTimeout as delay } from 'node:timers/promises';
 import { EchoError } from '../errors/index.js';
 import type { ModelFailure, ModelPort, ModelRequest, ModelResult } from '../model/model-port.js';
+import { abortableSleep, backoffDelay } from '../retry/backoff-delay.js';
 
 /** What the resilient model reports after each failed attempt (for logs and metrics). */
 export type ModelAttemptFailure = {
@@ -46,14 +46,13 @@ export function createResilientModel(options: ResilientModelOptions): ModelPort 
   }
   const baseDelayMs = options.baseDelayMs ?? 500;
   const maxDelayMs = options.maxDelayMs ?? 8000;
-  const sleep = options.sleep ?? defaultSleep;
+  const sleep = options.sleep ?? abortableSleep;
   const random = options.random ?? Math.random;
   const name = providers.map((provider) => provider.name).join(',');
 
   const backoffMs = (failure: ModelFailure, retryIndex: number): number => {
     if (failure.retryAfterSeconds !== undefined) return Math.min(maxDelayMs, Math.max(0, failure.retryAfterSeconds * 1000));
-    const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** retryIndex);
-    return Math.floor(random() * ceiling);
+    return backoffDelay(retryIndex, { baseMs: baseDelayMs, maxMs: maxDelayMs, random });
   };
 
   async function complete(request: ModelRequest): Promise<ModelResult> {
@@ -88,12 +87,4 @@ export function createResilientModel(options: ResilientModelOptions): ModelPort 
 
 function aborted(provider: string): ModelResult {
   return { ok: false, failure: { kind: 'aborted', message: 'the request was aborted', retryable: false, provider } };
-}
-
-async function defaultSleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
-  try {
-    await delay(milliseconds, undefined, signal ? { signal } : {});
-  } catch {
-    // Aborted: the loop checks the signal before the next attempt.
-  }
 }

@@ -1,4 +1,4 @@
-import { placeholderFor, type SuspendedTurn } from '../approvals/suspended-turn.js';
+import { placeholderText, type SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { ApprovalCard } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
@@ -17,7 +17,7 @@ export function placeholdersFor(suspensionId: string, suspension: CallSuspension
     role: 'tool' as const,
     toolCallId: call.id,
     toolName: call.name,
-    content: placeholderFor(suspensionId, suspension.kind, index === 0),
+    content: placeholderText(suspensionId, suspension.kind, index === 0),
   }));
 }
 
@@ -72,7 +72,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
         return;
       case 'model-failed': {
         deps.logger.warn({ traceId: scope.traceId, failure: outcome.failure }, 'model call failed');
-        const text = deadline.signal.aborted ? messages.turnTimedOut : messages.modelUnavailable(describeFailure(outcome.failure.kind));
+        const text = deadline.signal.aborted ? messages.turnTimedOut : messages.modelUnavailable(outcome.failure.kind);
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'failed', text, delivery });
         return;
@@ -163,20 +163,4 @@ function startTyping(deps: RuntimeDependencies, scope: TurnScope): { stop(): voi
   const timer = setInterval(send, typingEveryMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };
-}
-
-function describeFailure(kind: string): string {
-  switch (kind) {
-    case 'rate-limited':
-      return 'it is rate limiting us';
-    case 'auth':
-      return 'the API key was refused';
-    case 'network':
-    case 'timeout':
-      return 'it did not answer';
-    case 'server':
-      return 'it had a server error';
-    default:
-      return kind;
-  }
 }

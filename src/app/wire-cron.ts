@@ -1,6 +1,9 @@
 import { createCronChannel } from '../../channels/cron/index.js';
-import type { ChannelContext } from './channel-context.js';
-import type { WiredScheduler } from './wired-parts.js';
+import type { SchedulerPort } from '../scheduling/scheduled-job.js';
+import type { ChannelContext, WiredChannel } from './channel-context.js';
+
+/** The scheduler the cron wiring provides, with the channel that fires its jobs. */
+export type WiredScheduler = { readonly scheduler: SchedulerPort; readonly wired: WiredChannel };
 
 /** The cron channel and the scheduler port the schedule tools use; on in every mode. */
 export async function wireCron(context: ChannelContext): Promise<WiredScheduler> {

@@ -33,7 +33,7 @@ export type SuspendedTurn = {
 };
 
 /** The text a placeholder tool result carries while its call waits; replaced by the real result on resume. */
-export function placeholderFor(suspensionId: string, kind: SuspendedTurn['kind'], isWaitingCall: boolean): string {
+export function placeholderText(suspensionId: string, kind: SuspendedTurn['kind'], isWaitingCall: boolean): string {
   if (!isWaitingCall) return `Not run yet: queued behind ${kind} ${suspensionId}.`;
   return kind === 'approval'
     ? `Waiting for a person to approve (approval ${suspensionId}); it has not run.`

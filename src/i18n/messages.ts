@@ -1,17 +1,19 @@
+import type { Risk } from '../events/risk.js';
+
 /** A language of user-facing text. */
 export type Locale = 'en' | 'zh-CN';
 
 /** Every user-facing string of the runtime and its channels, in one place. */
 export type Messages = {
   readonly busy: string;
-  readonly modelUnavailable: (detail: string) => string;
+  /** The model could not be reached; `failureKind` is the ModelFailure kind (rate-limited, auth, network, timeout, server, ...). */
+  readonly modelUnavailable: (failureKind: string) => string;
   /** The store failed during a turn: nothing is lost, the message runs again once the store answers. */
   readonly storeUnavailable: string;
   /** A message over the per-message limit was cut before the model read it. */
   readonly messageCut: (keptCharacters: number) => string;
   /** A decision could not be saved, so it was not taken. */
   readonly decisionNotSaved: string;
-  readonly turnFailed: string;
   readonly turnTimedOut: string;
   readonly sessionReset: string;
   readonly help: (botName: string) => string;
@@ -22,6 +24,8 @@ export type Messages = {
   readonly approvalRisk: string;
   readonly approvalRequestedBy: string;
   readonly approvalExpires: string;
+  /** A risk level (read_only, write, exec, dangerous) as people read it. */
+  readonly riskLevel: (risk: Risk) => string;
   readonly approvalExplanationLabel: string;
   readonly approvalId: string;
   readonly approveOnce: string;
@@ -43,7 +47,6 @@ export type Messages = {
   readonly grantNotFound: (number: number) => string;
   readonly usageApprove: string;
   readonly usageDeny: string;
-  readonly decisionRecorded: string;
   readonly numberedReplyHint: (id: string) => string;
   readonly questionHint: string;
   readonly answerRecorded: (option: string) => string;
@@ -69,13 +72,18 @@ export type Messages = {
   readonly wechatMentionToReply: string;
 };
 
+/** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
+const modelFailureReasons: Readonly<Record<Locale, Readonly<Record<string, string>>>> = {
+  en: { 'rate-limited': 'it is rate limiting us', auth: 'the API key was refused', network: 'it did not answer', timeout: 'it did not answer', server: 'it had a server error' },
+  'zh-CN': { 'rate-limited': '请求过于频繁，被限流', auth: 'API 密钥被拒绝', network: '没有响应', timeout: '没有响应', server: '服务器出错' },
+};
+
 const en: Messages = {
   busy: 'I am busy right now and could not take your message. Please send it again in a moment.',
-  modelUnavailable: (detail) => `I could not reach the model (${detail}). Please try again in a moment.`,
+  modelUnavailable: (failureKind) => `I could not reach the model (${modelFailureReasons.en[failureKind] ?? failureKind}). Please try again in a moment.`,
   storeUnavailable: 'I could not save this conversation: my storage is not answering. Your message is kept, and I will answer it once the storage is back.',
   messageCut: (kept) => `Your message was very long: I read only the first ${kept} characters of it.`,
   decisionNotSaved: 'Your decision could not be saved (my storage is not answering), so nothing was decided. Please press again in a moment.',
-  turnFailed: 'Something went wrong while I worked on that. Please try again.',
   turnTimedOut: 'That took too long, so I stopped. Please try again, perhaps with a smaller request.',
   sessionReset: 'Started a fresh conversation. Earlier messages are forgotten.',
   help: (botName) =>
@@ -96,6 +104,7 @@ const en: Messages = {
   approvalRisk: 'Risk',
   approvalRequestedBy: 'Asked by',
   approvalExpires: 'Expires',
+  riskLevel: (risk) => ({ read_only: 'read only', write: 'write', exec: 'runs commands', dangerous: 'dangerous' })[risk],
   approvalExplanationLabel: "Assistant's explanation",
   approvalId: 'Id',
   approveOnce: 'Approve',
@@ -117,7 +126,6 @@ const en: Messages = {
   grantNotFound: (number) => `You have no grant number ${number}.`,
   usageApprove: 'Usage: /approve <id> [once|session|always]',
   usageDeny: 'Usage: /deny <id> [reason]',
-  decisionRecorded: 'Decision recorded.',
   numberedReplyHint: (id) => `Reply 1 approve once · 2 always allow · 3 deny (id ${id})`,
   questionHint: 'Reply with the number of your answer.',
   answerRecorded: (option) => `Answer: ${option}`,
@@ -147,11 +155,10 @@ const en: Messages = {
 
 const zhCN: Messages = {
   busy: '我现在很忙，没能接收你的消息。请稍后再发一次。',
-  modelUnavailable: (detail) => `无法连接模型（${detail}）。请稍后再试。`,
+  modelUnavailable: (failureKind) => `无法连接模型（${modelFailureReasons['zh-CN'][failureKind] ?? '未知错误'}）。请稍后再试。`,
   storeUnavailable: '我无法保存这次对话：存储没有响应。你的消息已保留，存储恢复后我会回答。',
   messageCut: (kept) => `你的消息太长了：我只读了前 ${kept} 个字符。`,
   decisionNotSaved: '你的决定没能保存（存储没有响应），所以没有生效。请稍后再按一次。',
-  turnFailed: '处理时出了点问题，请再试一次。',
   turnTimedOut: '处理时间太长，已停止。请再试一次，或把请求拆小一些。',
   sessionReset: '已开始新的对话，之前的消息已清除。',
   help: (botName) =>
@@ -172,6 +179,7 @@ const zhCN: Messages = {
   approvalRisk: '风险',
   approvalRequestedBy: '请求人',
   approvalExpires: '过期时间',
+  riskLevel: (risk) => ({ read_only: '只读', write: '写入', exec: '执行命令', dangerous: '危险' })[risk],
   approvalExplanationLabel: '助手的说明',
   approvalId: '编号',
   approveOnce: '批准一次',
@@ -193,7 +201,6 @@ const zhCN: Messages = {
   grantNotFound: (number) => `没有第 ${number} 条授权。`,
   usageApprove: '用法：/approve <id> [once|session|always]',
   usageDeny: '用法：/deny <id> [原因]',
-  decisionRecorded: '已记录。',
   numberedReplyHint: (id) => `回复 1 批准一次 · 2 总是允许 · 3 拒绝（编号 ${id}）`,
   questionHint: '请回复选项编号。',
   answerRecorded: (option) => `回答：${option}`,

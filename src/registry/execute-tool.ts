@@ -1,4 +1,5 @@
 import { decideToolAccess } from '../policy/decide-tool-access.js';
+import { abortableSleep, backoffDelay } from '../retry/backoff-delay.js';
 import type { ToolDefinition } from './define-tool.js';
 import { formatValidationError } from './format-validation-error.js';
 import { runWithTimeout } from './run-with-timeout.js';
@@ -130,7 +131,7 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
       retryable = !timed.value.ok && timed.value.kind === 'infrastructure';
     }
     if (!retryable || attempt > retries) break;
-    await new Promise((resolve) => setTimeout(resolve, options.backoffMs?.(attempt) ?? Math.min(200 * 2 ** (attempt - 1), 5000)));
+    await abortableSleep(options.backoffMs?.(attempt) ?? backoffDelay(attempt - 1, { baseMs: 200, maxMs: 5000 }));
   }
 
   if (tool.sideEffects) {

@@ -1,16 +1,30 @@
-// The floor of the Telegram benchmark: a bare telegraf bot that only echoes, polled the same way as
-// echo-agent's channel polls the emulator (getUpdates answers at once there, so a short sleep on
-// empty answers), handling each batch like telegraf's own polling loop (all updates of a batch at once).
+// The floors of the Telegram benchmark: a bare telegraf bot, polled the same way as echo-agent's channel
+// polls the emulator (getUpdates answers at once there, so a short sleep on empty answers), handling each
+// batch like telegraf's own polling loop (all updates of a batch at once). Without BENCH_MODEL_URL it only
+// echoes (the old floor); with it, each message makes the same single chat-completion request to the same
+// scripted model echo-agent talks to, and the answer is the reply (the floor that calls the model).
 import { Telegraf } from 'telegraf';
 
 const token = process.env.BENCH_TELEGRAM_TOKEN ?? '';
 const apiRoot = process.env.BENCH_TELEGRAM_API_ROOT ?? '';
 const idleSleepMs = Number(process.env.BENCH_IDLE_SLEEP_MS ?? 100);
+const modelUrl = process.env.BENCH_MODEL_URL;
+
+/** One chat completion, as a bare bot would ask it: the user's text in, the assistant's text out. */
+async function askModel(baseUrl: string, text: string): Promise<string> {
+  const response = await fetch(`${baseUrl}/chat/completions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' },
+    body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: text }] }),
+  });
+  const body = (await response.json()) as { choices?: { message?: { content?: string | null } }[] };
+  return body.choices?.[0]?.message?.content ?? '';
+}
 
 const bot = new Telegraf(token, { telegram: { apiRoot } });
 bot.on('message', async (context) => {
   const text = 'text' in context.message ? context.message.text : '';
-  await context.reply(`echo: ${text}`);
+  await context.reply(modelUrl === undefined ? `echo: ${text}` : await askModel(modelUrl, text));
 });
 
 let stopping = false;

@@ -13,6 +13,8 @@ export type BenchReport = {
     readonly p99Ms: Figure;
     readonly bareMessagesPerSecond: Figure;
     readonly ratioToBare: Figure;
+    /** Ours against the bare bot that calls the same model once per message: the floor with the model's cost in it. */
+    readonly ratioToModelFloor: Figure;
     readonly sequentialMedianMs: Figure;
     readonly concurrent50MessagesPerSecond: Figure;
   };
@@ -35,6 +37,7 @@ export const goals: Readonly<Record<string, string>> = {
   'telegram.p99Ms': '',
   'telegram.bareMessagesPerSecond': '(floor)',
   'telegram.ratioToBare': '≥ 0.8',
+  'telegram.ratioToModelFloor': '≥ 0.8',
   'telegram.sequentialMedianMs': '< 150',
   'telegram.concurrent50MessagesPerSecond': '> 50',
   'registry.microsPerCall': '< 200',

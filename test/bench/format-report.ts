@@ -7,6 +7,7 @@ const units: Readonly<Record<string, string>> = {
   concurrent50MessagesPerSecond: 'messages/s',
   microsPerCall: 'µs',
   ratioToBare: '×',
+  ratioToModelFloor: '×',
 };
 
 function unitOf(key: string): string {

@@ -81,15 +81,19 @@ if (pipeline) {
   );
 }
 
-const telegram = await attempt('telegram (emulator over HTTP, echo-agent beside a bare telegraf bot)', () =>
+const telegram = await attempt('telegram (emulator over HTTP, echo-agent beside two bare telegraf bots)', () =>
   runTelegramBench({ runs: plan.runs, senders: plan.telegramSenders, concurrentSenders: 50, concurrentMessagesEach: plan.concurrentEach, sequentialMessages: plan.sequentialMessages, sequentialPauseMs: 1000 }),
 );
 if (telegram) {
   details['telegram.bareP99Ms'] = round(telegram.bareP99Ms, 1);
   details['telegram.bareSequentialMedianMs'] = round(telegram.bareSequentialMedianMs, 1);
   details['telegram.bareConcurrent50MessagesPerSecond'] = round(telegram.bareConcurrent50MessagesPerSecond, 1);
+  details['telegram.modelFloorMessagesPerSecond'] = round(telegram.modelFloorMessagesPerSecond, 1);
+  details['telegram.modelFloorP99Ms'] = round(telegram.modelFloorP99Ms, 1);
+  details['telegram.modelFloorSequentialMedianMs'] = round(telegram.modelFloorSequentialMedianMs, 1);
+  details['telegram.modelFloorConcurrent50MessagesPerSecond'] = round(telegram.modelFloorConcurrent50MessagesPerSecond, 1);
   notes.push(
-    `telegram: telegram-test-api in this process; echo-agent as \`main.js start\` (TELEGRAM_BOT_TOKEN/API_ROOT/ALLOW_FROM, the scripted model server echoing) and a bare telegraf echo bot, each its own process, both sleeping 100 ms after an empty getUpdates. messagesPerSecond/p99Ms: ${plan.telegramSenders} users send one message each at once${quick ? ' (100 instead of 200: --quick)' : ''}. concurrent50: 50 users send ${plan.concurrentEach} messages each, the next when answered. sequentialMedianMs: one user, ${plan.sequentialMessages} messages, a 1 s pause to read each answer. ${runsNote(plan.runs)}.`,
+    `telegram: telegram-test-api in this process; echo-agent as \`main.js start\` (TELEGRAM_BOT_TOKEN/API_ROOT/ALLOW_FROM, the scripted model server echoing), a bare telegraf echo bot (ratioToBare) and a bare telegraf bot making one chat-completion request to the same scripted model per message and replying with its answer (ratioToModelFloor), each its own process, all sleeping 100 ms after an empty getUpdates. messagesPerSecond/p99Ms: ${plan.telegramSenders} users send one message each at once${quick ? ' (100 instead of 200: --quick)' : ''}. concurrent50: 50 users send ${plan.concurrentEach} messages each, the next when answered. sequentialMedianMs: one user, ${plan.sequentialMessages} messages, a 1 s pause to read each answer. ${runsNote(plan.runs)}.`,
   );
 }
 
@@ -121,6 +125,7 @@ const report: BenchReport = {
     p99Ms: round(telegram?.p99Ms, 1),
     bareMessagesPerSecond: round(telegram?.bareMessagesPerSecond, 1),
     ratioToBare: round(telegram?.ratioToBare, 3),
+    ratioToModelFloor: round(telegram?.ratioToModelFloor, 3),
     sequentialMedianMs: round(telegram?.sequentialMedianMs, 1),
     concurrent50MessagesPerSecond: round(telegram?.concurrent50MessagesPerSecond, 1),
   },

@@ -28,6 +28,12 @@ export type TelegramFigures = {
   readonly bareMessagesPerSecond: number;
   readonly bareP99Ms: number;
   readonly ratioToBare: number;
+  /** The bare bot that asks the same scripted model once per message and replies with its answer. */
+  readonly modelFloorMessagesPerSecond: number;
+  readonly modelFloorP99Ms: number;
+  readonly ratioToModelFloor: number;
+  readonly modelFloorSequentialMedianMs: number;
+  readonly modelFloorConcurrent50MessagesPerSecond: number;
   readonly sequentialMedianMs: number;
   readonly bareSequentialMedianMs: number;
   readonly concurrent50MessagesPerSecond: number;
@@ -36,13 +42,16 @@ export type TelegramFigures = {
 
 const oursToken = '111111111:AAbenchOursTokenForTheEmulator000';
 const bareToken = '222222222:AAbenchBareTokenForTheEmulator000';
+const modelFloorToken = '333333333:AAbenchFloorTokenForTheEmulator00';
 
-type Bot = { readonly name: 'ours' | 'bare'; readonly load: TelegramLoad; readonly process: ReadyProcess; stop(): Promise<void> };
+type BotName = 'ours' | 'bare' | 'modelFloor';
+type Bot = { readonly name: BotName; readonly load: TelegramLoad; readonly process: ReadyProcess; stop(): Promise<void> };
 
 /**
  * End to end through telegram-test-api over HTTP: echo-agent (`main.js start` with TELEGRAM_BOT_TOKEN,
  * TELEGRAM_API_ROOT and TELEGRAM_ALLOW_FROM set, the scripted model server echoing) beside a bare
- * telegraf echo bot on the same emulator, each in its own process, loaded one after the other.
+ * telegraf echo bot and a bare telegraf bot that asks the same scripted model once per message (the floor
+ * that calls the model), on the same emulator, each in its own process, loaded one after the other.
  */
 export async function runTelegramBench(options: TelegramBenchOptions): Promise<TelegramFigures> {
   const emulator = await startTelegramEmulator();
@@ -53,17 +62,18 @@ export async function runTelegramBench(options: TelegramBenchOptions): Promise<T
     const usersPerRun = options.senders + options.concurrentSenders + 1;
     const userIds = Array.from({ length: 1 + usersPerRun * options.runs }, (_, index) => 100_001 + index);
     bots.push(await startOurs(emulator, model.url, userIds));
-    bots.push(await startBare(emulator));
+    bots.push(await startBare(emulator, 'bare', bareToken));
+    bots.push(await startBare(emulator, 'modelFloor', modelFloorToken, model.url));
     for (const bot of bots) await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
 
-    const results = { ours: [] as RunResult[], bare: [] as RunResult[] };
+    const results: Record<BotName, RunResult[]> = { ours: [], bare: [], modelFloor: [] };
     for (let run = 0; run < options.runs; run += 1) {
       const first = 1 + run * usersPerRun;
       const senders = userIds.slice(first, first + options.senders);
       const concurrent = userIds.slice(first + options.senders, first + options.senders + options.concurrentSenders);
       const single = userIds[first + options.senders + options.concurrentSenders] as number;
       // Alternate which bot goes first, so neither always meets a warmer or a busier emulator.
-      const order = run % 2 === 0 ? bots : [...bots].reverse();
+      const order = [...bots.slice(run % bots.length), ...bots.slice(0, run % bots.length)];
       const phases = new Map<Bot, { main: PhaseResult; concurrent: PhaseResult }>();
       for (const bot of order) {
         const main = await withLogOnFailure(bot, () => runConcurrentSenders(bot.load, { userIds: senders, messagesEach: 1, label: `${bot.name}-r${run}-load` }));
@@ -84,15 +94,21 @@ export async function runTelegramBench(options: TelegramBenchOptions): Promise<T
       });
     }
 
-    const figure = (name: 'ours' | 'bare', pick: (run: RunResult) => number) => median(results[name].map(pick));
+    const figure = (name: BotName, pick: (run: RunResult) => number) => median(results[name].map(pick));
     const messagesPerSecond = figure('ours', (run) => run.main.messagesPerSecond);
     const bareMessagesPerSecond = figure('bare', (run) => run.main.messagesPerSecond);
+    const modelFloorMessagesPerSecond = figure('modelFloor', (run) => run.main.messagesPerSecond);
     return {
       messagesPerSecond,
       p99Ms: figure('ours', (run) => run.main.p99Ms),
       bareMessagesPerSecond,
       bareP99Ms: figure('bare', (run) => run.main.p99Ms),
       ratioToBare: messagesPerSecond / bareMessagesPerSecond,
+      modelFloorMessagesPerSecond,
+      modelFloorP99Ms: figure('modelFloor', (run) => run.main.p99Ms),
+      ratioToModelFloor: messagesPerSecond / modelFloorMessagesPerSecond,
+      modelFloorSequentialMedianMs: figure('modelFloor', (run) => run.sequentialMedianMs),
+      modelFloorConcurrent50MessagesPerSecond: figure('modelFloor', (run) => run.concurrent.messagesPerSecond),
       sequentialMedianMs: figure('ours', (run) => run.sequentialMedianMs),
       bareSequentialMedianMs: figure('bare', (run) => run.sequentialMedianMs),
       concurrent50MessagesPerSecond: figure('ours', (run) => run.concurrent.messagesPerSecond),
@@ -148,17 +164,17 @@ async function startOurs(emulator: TelegramEmulator, modelUrl: string, allowed: 
   };
 }
 
-async function startBare(emulator: TelegramEmulator): Promise<Bot> {
+async function startBare(emulator: TelegramEmulator, name: 'bare' | 'modelFloor', token: string, modelUrl?: string): Promise<Bot> {
   const started = await spawnReadyProcess({
     script: compiledScript('test/bench/bare-echo-bot.js'),
-    environment: { ...process.env, BENCH_TELEGRAM_TOKEN: bareToken, BENCH_TELEGRAM_API_ROOT: emulator.apiRoot },
+    environment: { ...process.env, BENCH_TELEGRAM_TOKEN: token, BENCH_TELEGRAM_API_ROOT: emulator.apiRoot, ...(modelUrl === undefined ? {} : { BENCH_MODEL_URL: modelUrl }) },
     cwd: repositoryRoot,
     readyText: 'bare bot ready',
     timeoutMs: 30_000,
   });
-  const load = createTelegramLoad(emulator, bareToken);
+  const load = createTelegramLoad(emulator, token);
   return {
-    name: 'bare',
+    name,
     load,
     process: started,
     async stop() {

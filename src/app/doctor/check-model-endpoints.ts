@@ -1,9 +1,8 @@
 import type { Config } from '../../config/config-schema.js';
 import { endpointProblem } from '../create-model.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
+import { type DoctorLine, doctorLine, formatSeconds } from './doctor-line.js';
 import { type ModelProbe, modelListUrl, probeModelEndpoint } from './probe-model-endpoint.js';
 import { describeNetworkCode } from './describe-network-code.js';
-import { formatSeconds } from './format-seconds.js';
 
 type Endpoint = Config['model']['primary'];
 

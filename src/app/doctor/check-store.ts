@@ -1,8 +1,7 @@
 import { describeError } from '../../errors/echo-error.js';
 import { createStore } from '../../store/create-store.js';
 import type { Store } from '../../store/key-value-namespace.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
-import { formatSeconds } from './format-seconds.js';
+import { type DoctorLine, doctorLine, formatSeconds } from './doctor-line.js';
 import { probeTcp } from './probe-tcp.js';
 
 /** The store line, and whether a store client was left behind still trying to connect (the process must then be ended). */

@@ -1,6 +1,6 @@
+import { createServer } from 'node:net';
 import type { Config } from '../../config/config-schema.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
-import { type ListenProbe, probeListen } from './probe-listen.js';
 
 type WebhookSettings = Config['channels']['webhook'];
 
@@ -33,4 +33,18 @@ export function describeListen(probe: ListenProbe, settings: WebhookSettings): D
     default:
       return doctorLine('fail', 'webhook', `cannot listen on ${where} (${probe.code})`);
   }
+}
+
+/** Whether host:port can be bound now, or the error code when it cannot. */
+export type ListenProbe = { readonly ok: true } | { readonly ok: false; readonly code: string };
+
+/** Listens on host:port and closes again at once. */
+export function probeListen(options: { readonly host: string; readonly port: number }): Promise<ListenProbe> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', (error: NodeJS.ErrnoException) => resolve({ ok: false, code: error.code ?? error.message }));
+    server.listen(options.port, options.host, () => {
+      server.close(() => resolve({ ok: true }));
+    });
+  });
 }

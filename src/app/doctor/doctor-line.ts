@@ -13,3 +13,8 @@ export type DoctorLine = {
 export function doctorLine(status: DoctorStatus, subject: string, text: string): DoctorLine {
   return { status, subject, text };
 }
+
+/** `3000` → "3 s". Pure. */
+export function formatSeconds(milliseconds: number): string {
+  return `${Math.round(milliseconds / 100) / 10} s`;
+}

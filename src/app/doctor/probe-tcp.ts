@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
 import { describeNetworkCode } from './describe-network-code.js';
-import { formatSeconds } from './format-seconds.js';
+import { formatSeconds } from './doctor-line.js';
 
 /** Whether a TCP connection to host:port opens within the deadline; the error code when it does not. */
 export type TcpProbe = { readonly ok: true } | { readonly ok: false; readonly reason: string };

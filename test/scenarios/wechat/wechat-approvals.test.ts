@@ -40,7 +40,7 @@ describe('WeChat approvals by numbered reply', () => {
     expect(card).toContain('操作：Every 0 9 * * * (UTC): "Say good morning"');
     expect(card).toContain('"prompt": "Say good morning"');
     expect(card).toContain('请求人：Alice');
-    expect(card).toContain('风险：write');
+    expect(card).toContain('风险：写入');
     expect(card).toContain(`助手的说明：${scriptedExplanation}`);
     expect(turnRequests()).toHaveLength(1);
 

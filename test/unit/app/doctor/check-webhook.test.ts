@@ -1,7 +1,6 @@
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkWebhook, describeListen, describeWebhookMessages } from '../../../../src/app/doctor/check-webhook.js';
-import { probeListen } from '../../../../src/app/doctor/probe-listen.js';
+import { checkWebhook, describeListen, describeWebhookMessages, probeListen } from '../../../../src/app/doctor/check-webhook.js';
 import { configWith } from './doctor-fixtures.js';
 
 const settings = (webhook: Record<string, unknown> = {}) => configWith({ channels: { webhook } }).channels.webhook;

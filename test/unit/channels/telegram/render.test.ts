@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { htmlToPlainText } from '../../../../channels/telegram/escape-html.js';
-import { markdownToTelegramHtml } from '../../../../channels/telegram/markdown-to-telegram-html.js';
 import { renderApprovalCard, renderQuestion, renderReply, renderResolvedCard } from '../../../../channels/telegram/render.js';
-import { splitTelegramHtml } from '../../../../channels/telegram/split-message.js';
+import { markdownToTelegramMessages, renderTelegramHtml } from '../../../../channels/telegram/render-telegram-html.js';
 import type { ApprovalCard } from '../../../../src/events/approval-card.js';
 import { messagesFor } from '../../../../src/i18n/messages.js';
+import { parseMarkdown } from '../../../../src/markdown/parse-markdown.js';
 
 const messages = messagesFor('en');
+const markdownToTelegramHtml = (markdown: string) => renderTelegramHtml(parseMarkdown(markdown));
 
 /** Throws unless every tag is closed in order and no `<`, `>` or bare `&` is left in the text. */
 function assertWellFormed(html: string): void {
@@ -38,12 +39,14 @@ describe('markdown to Telegram HTML', () => {
     expect(markdownToTelegramHtml('run `a < b && c`')).toBe('run <code>a &lt; b &amp;&amp; c</code>');
     expect(markdownToTelegramHtml('```ts\nconst x = a<b>c;\n```')).toBe('<pre><code class="language-ts">const x = a&lt;b&gt;c;</code></pre>');
     expect(markdownToTelegramHtml('[docs](https://example.com/?a=1&b="2")')).toBe('<a href="https://example.com/?a=1&amp;b=&quot;2&quot;">docs</a>');
-    expect(markdownToTelegramHtml('## Plan **now**\n> quoted *line*\n- first\n* second')).toBe('<b>Plan now</b>\n<blockquote>quoted <i>line</i></blockquote>\n• first\n• second');
+    expect(markdownToTelegramHtml('## Plan **now**\n> quoted *line*\n- first\n- second')).toBe('<b>Plan now</b>\n\n<blockquote>quoted <i>line</i></blockquote>\n\n• first\n• second');
+    expect(markdownToTelegramHtml('1. one\n2. two\n   - nested\n3. three\n\n- [x] done\n- [ ] todo')).toBe('1. one\n2. two\n  • nested\n3. three\n\n☑ done\n☐ todo');
   });
 
   it('escapes everything else and never produces a crossed or unclosed tag', () => {
     expect(markdownToTelegramHtml('<script>alert("x")</script> & co')).toBe('&lt;script&gt;alert("x")&lt;/script&gt; &amp; co');
-    expect(markdownToTelegramHtml('snake_case_name and 2*3*4 = 24')).toBe('snake_case_name and 2<i>3</i>4 = 24');
+    expect(markdownToTelegramHtml('snake_case_name and 2*3*4 = 24')).toBe('snake_case_name and 2*3*4 = 24');
+    expect(markdownToTelegramHtml('a *real* emphasis and x*y*z')).toBe('a <i>real</i> emphasis and x*y*z');
     expect(markdownToTelegramHtml('[bad](javascript:alert(1))')).toBe('bad (javascript:alert(1))');
     for (const input of ['**a *b** c*', '*a **b* c**', '**unclosed', '`open code', '~~a **b~~ c**', '***', '_a *b_ c*', '```\nno end']) {
       expect(() => assertWellFormed(markdownToTelegramHtml(input)), input).not.toThrow();
@@ -61,22 +64,33 @@ describe('splitting long messages', () => {
     expect(lines).toContain(parts[0]?.split('\n').at(-1));
   });
 
-  it('prefers paragraph breaks and closes and reopens tags across parts', () => {
-    const html = `<b>${'word '.repeat(30)}</b>\n\n<pre><code class="language-js">${'const value = 1;\n'.repeat(20)}</code></pre>`;
-    const parts = splitTelegramHtml(html, 200);
-    expect(parts.length).toBeGreaterThan(1);
+  it('splits on node boundaries: whole blocks, then lines of a code block, each part well-formed', () => {
+    const markdown = `**${'word '.repeat(30).trim()}**\n\n\`\`\`js\n${'const value = 1;\n'.repeat(20)}\`\`\``;
+    const parts = markdownToTelegramMessages(markdown, 200);
+    expect(parts.length).toBeGreaterThan(2);
     for (const part of parts) {
       expect(part.length).toBeLessThanOrEqual(200);
       expect(() => assertWellFormed(part), part).not.toThrow();
     }
-    expect(parts.some((part) => part.startsWith('<pre><code class="language-js">'))).toBe(true);
-    expect(htmlToPlainText(parts.join('')).replace(/\s+/g, '')).toBe(htmlToPlainText(html).replace(/\s+/g, ''));
+    expect(parts[0]).toBe(`<b>${'word '.repeat(30).trim()}</b>`);
+    for (const part of parts.slice(1)) expect(part).toMatch(/^<pre><code class="language-js">(const value = 1;\n)*const value = 1;<\/code><\/pre>$/);
+    expect(htmlToPlainText(parts.join('')).replace(/\s+/g, '')).toBe(htmlToPlainText(markdownToTelegramHtml(markdown)).replace(/\s+/g, ''));
+  });
+
+  it('splits a long bold run into parts that each open and close their own tag', () => {
+    const parts = markdownToTelegramMessages(`**${'bold words '.repeat(40).trim()}**`, 120);
+    expect(parts.length).toBeGreaterThan(3);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(120);
+      expect(part).toMatch(/^<b>[a-z ]+<\/b>$/);
+    }
   });
 
   it('never cuts inside an entity, and cuts a line with no spaces anywhere between characters', () => {
-    const parts = splitTelegramHtml('&amp;'.repeat(100), 52);
+    const parts = markdownToTelegramMessages('&'.repeat(100), 52);
     for (const part of parts) expect(part).toMatch(/^(&amp;)+$/);
-    expect(splitTelegramHtml('z'.repeat(250), 100).map((part) => part.length)).toEqual([100, 100, 50]);
+    expect(parts.join('')).toBe('&amp;'.repeat(100));
+    expect(markdownToTelegramMessages('z'.repeat(250), 100).map((part) => part.length)).toEqual([100, 100, 50]);
   });
 });
 

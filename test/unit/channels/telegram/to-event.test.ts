@@ -67,17 +67,38 @@ describe('telegram updateToEvent', () => {
     expect(notMentioned.kind === 'message' && notMentioned.source.mentioned).toBe(false);
   });
 
-  it('in a group: a reply to the bot and a command count as addressed; a command for another bot does not', () => {
+  it('in a group: a reply to the bot and a command named for it count as addressed; a bare command or one for another bot does not', () => {
     const group = { id: -100200, type: 'group' };
     const reply = translate(message({ text: 'and then?', reply_to_message: { message_id: 9, from: { id: 666, is_bot: true, first_name: 'Echo' }, chat: group, text: 'earlier answer' } }, group));
     if (reply.kind !== 'message') throw new Error(reply.kind);
     expect(reply.source.mentioned).toBe(true);
     expect(reply.event.quoted).toEqual({ messageId: '9', text: 'earlier answer', isFromBot: true });
-    const command = translate(message({ text: '/approve k3m9 always' }, group));
+    const command = translate(message({ text: '/approve@EchoBot k3m9 always' }, group));
     expect(command.kind === 'message' && command.source).toMatchObject({ mentioned: true, isApprovalCommand: true });
+    // A bare command in a group may be meant for another bot there: not ours unless it replies to or mentions us.
+    const bare = translate(message({ text: '/report', entities: [{ offset: 0, length: 7, type: 'bot_command' }] }, group));
+    expect(bare.kind === 'message' && bare.source.mentioned).toBe(false);
+    const bareReply = translate(message({ text: '/new', reply_to_message: { message_id: 9, from: { id: 666, is_bot: true, first_name: 'Echo' }, chat: group, text: 'earlier answer' } }, group));
+    expect(bareReply.kind === 'message' && bareReply.source.mentioned).toBe(true);
     expect(translate(message({ text: '/approvalsx' }, group))).not.toMatchObject({ source: { isApprovalCommand: true } });
     const other = translate(message({ text: '/help@OtherBot' }, group));
     expect(other.kind === 'message' && other.source.mentioned).toBe(false);
+  });
+
+  it('in a forum topic: the topic-created service message Telegram sets as reply_to_message is no quote and no reply', () => {
+    const forum = { id: -1001234567890, title: 'Team', is_forum: true, type: 'supergroup' };
+    // As Telegram sends it: every message in a topic "replies" to the topic's creation unless it replies to something else.
+    const topicCreated = { message_id: 118, from: { id: 666, is_bot: true, first_name: 'Echo', username: 'EchoBot' }, chat: forum, date: 1_764_500_000, message_thread_id: 118, forum_topic_created: { name: 'Ops', icon_color: 7_322_096 }, is_topic_message: true };
+    const inTopic = translate(message({ message_thread_id: 118, is_topic_message: true, reply_to_message: topicCreated, text: '@EchoBot status?', entities: [{ offset: 0, length: 8, type: 'mention' }] }, forum));
+    if (inTopic.kind !== 'message') throw new Error(inTopic.kind);
+    expect(inTopic.event.quoted).toBeUndefined();
+    expect(inTopic.event).toMatchObject({ text: 'status?', threadId: '118', mentioned: true });
+    // The bot opened the topic, but a message in it is not a reply to the bot.
+    const unaddressed = translate(message({ message_thread_id: 118, is_topic_message: true, reply_to_message: topicCreated, text: 'just chatting' }, forum));
+    expect(unaddressed.kind === 'message' && unaddressed.source.mentioned).toBe(false);
+    // A real reply inside the topic is still a quote.
+    const reply = translate(message({ message_thread_id: 118, is_topic_message: true, reply_to_message: { message_id: 130, from: alice, chat: forum, message_thread_id: 118, is_topic_message: true, text: 'the deploy failed' }, text: '@EchoBot why?' }, forum));
+    expect(reply.kind === 'message' && reply.event.quoted).toEqual({ messageId: '130', text: 'the deploy failed', isFromBot: false });
   });
 
   it('turns a button press into action-clicked with the callback query id and the card message id', () => {

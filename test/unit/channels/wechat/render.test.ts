@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { renderCard, renderForWechat, splitMessage, stripMarkdown } from '../../../../channels/wechat/index.js';
+import { renderCard, renderForWechat } from '../../../../channels/wechat/index.js';
 import type { ApprovalCard } from '../../../../src/events/approval-card.js';
 import { messagesFor } from '../../../../src/i18n/messages.js';
+import { markdownToPlainMessages, markdownToPlainText as stripMarkdown } from '../../../../src/markdown/render-plain-text.js';
+import { splitText as splitMessage } from '../../../../src/markdown/split-text.js';
 
 const zh = messagesFor('zh-CN');
 const en = messagesFor('en');
@@ -42,15 +44,22 @@ describe('stripMarkdown', () => {
         'Plan',
         '',
         'This is bold, italic, strong, soft and gone text with inline *code*.',
+        '',
         '• first',
+        '',
         '• second',
+        '',
         '☑ done',
+        '',
+        // A line right after a quote continues it (CommonMark's lazy continuation).
         'quoted',
         'See the docs (https://example.com/docs) and chart (https://example.com/c.png).',
         '',
-        'const a = 2 * 3; // **not bold**',
-        'name | value',
+        '———',
         '',
+        'const a = 2 * 3; // **not bold**',
+        '',
+        'name | value',
         'a | 1',
       ].join('\n'),
     );
@@ -58,6 +67,17 @@ describe('stripMarkdown', () => {
 
   it('leaves snake_case names and arithmetic alone', () => {
     expect(stripMarkdown('set max_queued_per_session to 2 * 3 * 4')).toBe('set max_queued_per_session to 2 * 3 * 4');
+    expect(stripMarkdown('2*3*4 = 24')).toBe('2*3*4 = 24');
+  });
+
+  it('splits a long answer between list items, never inside a code block line', () => {
+    const markdown = [...Array.from({ length: 30 }, (_, index) => `- item ${index} ${'x'.repeat(40)}`), '', '```', ...Array.from({ length: 30 }, (_, index) => `line ${index} ${'y'.repeat(40)}`), '```'].join('\n');
+    const parts = markdownToPlainMessages(markdown, 500);
+    expect(parts.length).toBeGreaterThan(4);
+    for (const part of parts) {
+      expect(part.length).toBeLessThanOrEqual(500);
+      for (const line of part.split('\n')) expect(line).toMatch(/^(• item \d+ x{40}|line \d+ y{40})$/);
+    }
   });
 });
 
@@ -100,7 +120,7 @@ describe('renderCard', () => {
     expect(text).toContain('操作：Every 0 9 * * * (UTC): "Say good morning"');
     expect(text).toContain('参数：\n{\n  "schedule": "0 9 * * *"');
     expect(text).toContain('请求人：Alice');
-    expect(text).toContain('风险：write');
+    expect(text).toContain('风险：写入');
     expect(text).toContain('助手的说明：Creates a daily task that posts here.');
     expect(text).toContain('过期时间：2030-01-02 11:34 (Asia/Shanghai)');
     expect(text.split('\n').at(-1)).toBe('回复 1 批准一次 · 2 总是允许 · 3 拒绝（编号 k7m2p9q4r8s3）');

@@ -13,7 +13,7 @@ const outDir = join(repositoryRoot, 'dist-bench');
 /** Every figure the bench promises (issue 9); each is a number, or null when a note says why. */
 const keys = {
   pipeline: ['turnsPerSecond', 'p50Ms', 'p99Ms'],
-  telegram: ['messagesPerSecond', 'p99Ms', 'bareMessagesPerSecond', 'ratioToBare', 'sequentialMedianMs', 'concurrent50MessagesPerSecond'],
+  telegram: ['messagesPerSecond', 'p99Ms', 'bareMessagesPerSecond', 'ratioToBare', 'ratioToModelFloor', 'sequentialMedianMs', 'concurrent50MessagesPerSecond'],
   registry: ['microsPerCall'],
   startup: ['readyMs', 'readyMsWithWechat'],
   memory: ['idleRssMb', 'rss10kSessionsMb'],

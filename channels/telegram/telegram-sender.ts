@@ -21,7 +21,7 @@ export type SendOptions = {
 };
 
 /** Sending and editing HTML messages, with the plain-text fallback when Telegram rejects the markup. */
-export interface TelegramMessages {
+export interface TelegramSender {
   /** Sends one HTML message (at most 4096 characters); threads it under `replyTo` when given. */
   send(target: Target, html: string, options?: SendOptions): Promise<Delivery>;
   /** Sends parts in order; the first replies to the target's message. Stops at the first failure. */
@@ -30,14 +30,14 @@ export interface TelegramMessages {
   edit(target: Target, messageId: number, html: string, options?: { readonly keyboard?: InlineKeyboard; readonly plain?: boolean }): Promise<Delivery>;
 }
 
-/** Creates the message helpers over the transport. */
-export function createTelegramMessages(transport: TelegramTransport): TelegramMessages {
+/** Creates the sender over the transport. */
+export function createTelegramSender(transport: TelegramTransport): TelegramSender {
   const base = (target: Target) => ({
     chat_id: target.chatId,
     ...(target.threadId === undefined ? {} : { message_thread_id: Number(target.threadId) }),
   });
 
-  const messages: TelegramMessages = {
+  const sender: TelegramSender = {
     async send(target, html, options = {}) {
       const payload = {
         ...base(target),
@@ -59,7 +59,7 @@ export function createTelegramMessages(transport: TelegramTransport): TelegramMe
     async sendParts(target, parts, partOptions = {}) {
       const ids: string[] = [];
       for (const [index, part] of parts.entries()) {
-        const delivery = await messages.send(target, part, { replyTo: index === 0 ? target.replyToMessageId : undefined, atLeastOnce: partOptions.atLeastOnce });
+        const delivery = await sender.send(target, part, { replyTo: index === 0 ? target.replyToMessageId : undefined, atLeastOnce: partOptions.atLeastOnce });
         if (!delivery.ok) {
           const error = ids.length === 0 ? delivery.error : `${delivery.error} (after ${ids.length} of ${parts.length} parts were delivered)`;
           // Parts already shown would show twice if the whole answer were sent again.
@@ -81,5 +81,5 @@ export function createTelegramMessages(transport: TelegramTransport): TelegramMe
       return { ok: true, messageId: String(messageId) };
     },
   };
-  return messages;
+  return sender;
 }

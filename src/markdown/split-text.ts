@@ -4,15 +4,15 @@ const sentenceEnd = /[。！？；]|[.!?;](?=\s)/g;
 const whitespace = /\s/g;
 
 /**
- * Splits text into parts of at most `limit` characters, cutting at the last paragraph break, else
- * line break, else sentence end, else space in the second half of each window; a hard cut only when
- * none exists (never inside a surrogate pair). Pure.
+ * Splits plain text into parts of at most `limit` characters, cutting at the last paragraph break,
+ * else line break, else sentence end, else space in the second half of each window; a hard cut only
+ * when none exists (never inside a surrogate pair). Pure.
  */
-export function splitMessage(text: string, limit: number): string[] {
+export function splitText(text: string, limit: number): string[] {
   const parts: string[] = [];
   let rest = text.trim();
   while (rest.length > limit) {
-    const cut = findCut(rest, limit);
+    const cut = findTextCut(rest, limit);
     const part = rest.slice(0, cut).trimEnd();
     if (part !== '') parts.push(part);
     rest = rest.slice(cut).trimStart();
@@ -21,7 +21,9 @@ export function splitMessage(text: string, limit: number): string[] {
   return parts;
 }
 
-function findCut(text: string, limit: number): number {
+/** Where to cut `text` so that the first part has at most `limit` characters, by the preferences of `splitText`. Pure. */
+export function findTextCut(text: string, limit: number): number {
+  if (text.length <= limit) return text.length;
   const window = text.slice(0, limit + 1);
   const half = Math.floor(limit / 2);
   for (const pattern of [paragraphBreak, lineBreak, sentenceEnd, whitespace]) {
@@ -34,7 +36,7 @@ function findCut(text: string, limit: number): number {
   }
   const code = text.charCodeAt(limit - 1);
   // A high surrogate at the edge would be split from its pair: cut one earlier.
-  return code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit;
+  return Math.max(1, code >= 0xd800 && code <= 0xdbff ? limit - 1 : limit);
 }
 
 /** Where the last match that ends within `limit` ends; a break's own characters stay with the earlier part. */

@@ -1,0 +1,63 @@
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+
+/** Remembers which ids (Telegram update ids, WeChat message ids) were handled, so one delivered twice runs once. */
+export interface Dedupe {
+  /** Claims an id: true the first time it is seen within the TTL, false every later time. */
+  claim(id: string | number): Promise<boolean>;
+  /** Gives a claim back (the item was not handled after all, e.g. the bus was closing). */
+  release(id: string | number): Promise<void>;
+}
+
+/** Where ids are remembered: a bounded set in memory in front of the store, which outlives restarts. */
+export type DedupeOptions = {
+  readonly store: KeyValueNamespace<number>;
+  /** Prefixes each stored row (`<keyPrefix>:<id>`), e.g. one per bot; none by default. */
+  readonly keyPrefix?: string;
+  /** How long a claim is kept in the store. */
+  readonly ttlMs: number;
+  /** How many recent ids are answered from memory without the store. */
+  readonly memoryLimit: number;
+  readonly now?: () => number;
+};
+
+/**
+ * One small store row per claimed id (with a TTL), plus the most recent ids in memory so a duplicate
+ * seen by this process is answered without the store. An id is remembered before the store is asked,
+ * so two deliveries arriving together claim it once. Ids are never compared by size (Telegram
+ * restarts its numbering after a week without updates).
+ */
+export function createDedupe(options: DedupeOptions): Dedupe {
+  const now = options.now ?? Date.now;
+  const recent = new Set<string>();
+  const rowKey = (id: string) => (options.keyPrefix === undefined ? id : `${options.keyPrefix}:${id}`);
+  const remember = (id: string) => {
+    recent.add(id);
+    if (recent.size <= options.memoryLimit) return;
+    // A Set iterates in insertion order: the first entry is the oldest.
+    const oldest = recent.values().next().value;
+    if (oldest !== undefined) recent.delete(oldest);
+  };
+  return {
+    async claim(rawId) {
+      const id = String(rawId);
+      if (recent.has(id)) return false;
+      remember(id);
+      let seenBefore = false;
+      await options.store.update(
+        rowKey(id),
+        (claimed) => {
+          if (claimed === undefined) return now();
+          seenBefore = true;
+          return claimed;
+        },
+        options.ttlMs,
+      );
+      return !seenBefore;
+    },
+    async release(rawId) {
+      const id = String(rawId);
+      recent.delete(id);
+      await options.store.delete(rowKey(id));
+    },
+  };
+}

@@ -1,3 +1,0 @@
-export * from './create-logger.js';
-export * from './mask-secrets.js';
-export * from './trace-context.js';
