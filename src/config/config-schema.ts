@@ -96,7 +96,7 @@ export const configSchema = z.strictObject({
   storage: z
     .strictObject({
       dataDir: z.string().default('./data').describe('Folder for the SQLite file, audit log and workspace.'),
-      url: optionalText.describe('Empty: SQLite in dataDir. redis://host:port for Redis.'),
+      url: optionalText.describe('Empty: SQLite in dataDir. redis://host:port for Redis (one process). postgres://user@host:port/db for PostgreSQL.'),
       operationTimeoutMs: z.coerce.number().int().positive().default(5000).describe('Longest one store call may take before it fails and the store counts as degraded.'),
       purgeEveryMinutes: z.coerce.number().positive().default(60).describe('How often expired rows are deleted (keyv alone deletes them only when read).'),
       dedupeHours: z.coerce.number().positive().default(24).describe('How long the ids of handled Telegram updates and WeChat messages are kept to drop re-deliveries.'),

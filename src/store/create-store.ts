@@ -1,12 +1,13 @@
 import { describeError, EchoError } from '../errors/echo-error.js';
+import { createStoreGuard } from './create-store-guard.js';
 import { createWriteBatcher } from './create-write-batcher.js';
 import { createKeyLock } from './key-lock.js';
-import type { KeyValueNamespace, Store, StoreHealth } from './key-value-namespace.js';
+import type { KeyValueNamespace, Store } from './key-value-namespace.js';
 import { type KeyvBackend, openKeyvBackend } from './open-keyv-backend.js';
 
 /** Where the store lives. */
 export type StoreOptions = {
-  /** Empty or undefined: SQLite file `echo.sqlite` in `dataDir`. `redis://...`: Redis. `memory:` for throwaway use. */
+  /** Empty or undefined: SQLite file `echo.sqlite` in `dataDir`. `redis://...`: Redis. `postgres://...`: PostgreSQL (cluster mode). `memory:` for throwaway use. */
   readonly url?: string;
   readonly dataDir: string;
   /** How long the start-up round trip may take before the store counts as unreachable; default 5000. */
@@ -18,40 +19,22 @@ export type StoreOptions = {
 };
 
 /**
- * Opens the durable store: keyv over a SQLite file by default, Redis when the url says so.
+ * Opens the durable store: keyv over a SQLite file by default, Redis or PostgreSQL when the url says so.
  * Every call has a timeout, and a write that did not persist rejects with a `store-write-failed`
  * EchoError: keyv alone would swallow it and answer `false`.
  */
 export async function createStore(options: StoreOptions): Promise<Store> {
+  if (options.url?.startsWith('postgres://') || options.url?.startsWith('postgresql://')) {
+    // Loaded only when configured: one-process users never pay for the PostgreSQL client at start-up.
+    const { createPostgresStore } = await import('./create-postgres-store.js');
+    return createPostgresStore({ url: options.url, probeTimeoutMs: options.probeTimeoutMs, operationTimeoutMs: options.operationTimeoutMs, onError: options.onError });
+  }
   const backend = await openKeyvBackend({ url: options.url ?? '', dataDir: options.dataDir });
   const { keyv, description } = backend;
   await probe(backend, options.probeTimeoutMs ?? 5000);
 
-  const operationTimeoutMs = options.operationTimeoutMs ?? 5000;
-  let errors = 0;
-  let lastError: string | undefined;
+  const guard = createStoreGuard({ description, operationTimeoutMs: options.operationTimeoutMs ?? 5000, onError: options.onError });
   let closed = false;
-
-  /** Runs one store call with a timeout; failures become EchoErrors and mark the store degraded. */
-  async function guard<T>(what: string, work: () => Promise<T>, timeoutMs = operationTimeoutMs): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new EchoError('store-timeout', `The store (${description}) did not answer within ${timeoutMs / 1000} s while ${what}.`)), timeoutMs);
-    });
-    try {
-      const result = await Promise.race([work(), timeout]);
-      lastError = undefined;
-      return result;
-    } catch (error) {
-      const failure = error instanceof EchoError ? error : new EchoError('store-write-failed', `The store (${description}) failed while ${what}: ${describeError(error)}`, { cause: error });
-      errors += 1;
-      lastError = failure.message;
-      options.onError?.(failure);
-      throw failure;
-    } finally {
-      clearTimeout(timer);
-    }
-  }
 
   const batched = backend.writeBatch ? createWriteBatcher(backend.writeBatch) : undefined;
 
@@ -69,17 +52,16 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const remove = (key: string): Promise<boolean> => (batched ? batched({ kind: 'delete', key }) : keyv.delete(key));
 
   const withLock = createKeyLock();
-  const health = (): StoreHealth => (lastError === undefined ? { state: 'ok', errors } : { state: 'degraded', errors, lastError });
 
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
     return {
-      get: (key) => guard(`reading ${name}`, async () => (await keyv.get<Value>(prefix + key)) ?? undefined),
-      set: (key, value, ttlMs) => guard(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
-      delete: (key) => guard(`deleting from ${name}`, () => remove(prefix + key)),
+      get: (key) => guard.run(`reading ${name}`, async () => (await keyv.get<Value>(prefix + key)) ?? undefined),
+      set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
+      delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
-          guard(`updating ${name}`, async () => {
+          guard.run(`updating ${name}`, async () => {
             const raw = await keyv.getRaw<Value>(prefix + key);
             const current = raw?.value ?? undefined;
             const next = updater(current);
@@ -95,7 +77,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
         );
       },
       entries: () =>
-        guard(`listing ${name}`, async () => {
+        guard.run(`listing ${name}`, async () => {
           const now = Date.now();
           const rows = await backend.scan(prefix);
           return rows.filter((row) => row.expires === undefined || row.expires > now).map((row) => [row.key.slice(prefix.length), row.value as Value] as const);
@@ -106,12 +88,12 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   return {
     description,
     namespace,
-    purgeExpired: () => guard('purging expired rows', () => backend.purgeExpired(Date.now())),
-    countRows: () => guard('counting rows', () => backend.countRows()),
-    health,
+    purgeExpired: () => guard.run('purging expired rows', () => backend.purgeExpired(Date.now())),
+    countRows: () => guard.run('counting rows', () => backend.countRows()),
+    health: guard.health,
     async check(timeoutMs = 1000) {
-      await guard('answering a health check', () => keyv.get('store:probe'), timeoutMs).catch(() => undefined);
-      return health();
+      await guard.run('answering a health check', () => keyv.get('store:probe'), timeoutMs).catch(() => undefined);
+      return guard.health();
     },
     async close() {
       // Idempotent: a second close (an error path and a finally both closing) must not throw.

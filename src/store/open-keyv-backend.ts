@@ -36,7 +36,7 @@ export async function openKeyvBackend(input: { readonly url: string; readonly da
     if (url === '') mkdirSync(input.dataDir, { recursive: true });
     return openSqlite(file);
   }
-  throw new EchoError('store-url-invalid', `storage.url must be empty, sqlite://FILE or redis://HOST:PORT (got a ${url.split(':')[0]} url).`);
+  throw new EchoError('store-url-invalid', `storage.url must be empty, sqlite://FILE, redis://HOST:PORT or postgres://USER@HOST:PORT/DATABASE (got a ${url.split(':')[0]} url).`);
 }
 
 async function openSqlite(file: string): Promise<KeyvBackend> {

@@ -1,0 +1,143 @@
+import pg from 'pg';
+import { describeError, EchoError } from '../errors/echo-error.js';
+import { createKeyLock } from './key-lock.js';
+import { createStoreGuard } from './create-store-guard.js';
+import type { KeyValueNamespace, Store } from './key-value-namespace.js';
+
+/** Where and how to open the PostgreSQL store. */
+export type PostgresStoreOptions = {
+  /** `postgres://user@host:port/database` */
+  readonly url: string;
+  readonly probeTimeoutMs?: number;
+  readonly operationTimeoutMs?: number;
+  readonly onError?: (error: EchoError) => void;
+  /** Connections in the pool; default 10. */
+  readonly maxConnections?: number;
+};
+
+const schema = `
+CREATE TABLE IF NOT EXISTS echo_store (
+  namespace text NOT NULL,
+  key text NOT NULL,
+  value jsonb NOT NULL,
+  expires_at bigint,
+  PRIMARY KEY (namespace, key)
+);
+CREATE INDEX IF NOT EXISTS echo_store_expires ON echo_store (expires_at) WHERE expires_at IS NOT NULL;
+`;
+
+/** `postgres://user:***@host/db`: the password never reaches a log line. */
+function describeUrl(url: string): string {
+  return `postgres ${url.replace(/\/\/([^:@/]*):[^@]*@/, '//$1:***@')}`;
+}
+
+/**
+ * The store for cluster mode: one table in PostgreSQL, shared by every instance. `update` is a real
+ * compare-and-set across processes (a transaction holding an advisory lock on the key), which keyv
+ * over PostgreSQL cannot give. Expiry times are stored and compared in milliseconds of the instances' clocks.
+ */
+export async function createPostgresStore(options: PostgresStoreOptions): Promise<Store> {
+  const description = describeUrl(options.url);
+  const pool = new pg.Pool({ connectionString: options.url, max: options.maxConnections ?? 10, connectionTimeoutMillis: options.probeTimeoutMs ?? 5000 });
+  // An idle client that loses its connection must not crash the process: the next call fails and says so.
+  pool.on('error', () => undefined);
+  try {
+    await pool.query(schema);
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    throw new EchoError('store-unavailable', `The store (${description}) is not usable: ${describeError(error)}`, { cause: error });
+  }
+  const guard = createStoreGuard({ description, operationTimeoutMs: options.operationTimeoutMs ?? 5000, onError: options.onError });
+  const withLock = createKeyLock();
+  // Rows past their expiry count as absent until the purge deletes them ($3 is the caller's clock).
+  const live = 'AND (expires_at IS NULL OR expires_at > $3)';
+  const expiryOf = (ttlMs: number | undefined) => (typeof ttlMs === 'number' ? Date.now() + ttlMs : null);
+  let closed = false;
+
+  function namespace<Value>(name: string): KeyValueNamespace<Value> {
+    return {
+      get: (key) =>
+        guard.run(`reading ${name}`, async () => {
+          const result = await pool.query<{ value: Value }>(`SELECT value FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
+          return result.rows[0]?.value;
+        }),
+      set: (key, value, ttlMs) =>
+        guard.run(`saving ${name}`, async () => {
+          await pool.query('INSERT INTO echo_store (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at', [
+            name,
+            key,
+            JSON.stringify(value),
+            expiryOf(ttlMs),
+          ]);
+        }),
+      delete: (key) =>
+        guard.run(`deleting from ${name}`, async () => {
+          const result = await pool.query(`DELETE FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
+          return (result.rowCount ?? 0) > 0;
+        }),
+      update: (key, updater, ttlMs) =>
+        withLock(`${name}:${key}`, () =>
+          guard.run(`updating ${name}`, async () => {
+            const client = await pool.connect();
+            try {
+              await client.query('BEGIN');
+              // Serialises every update of this key across all instances until COMMIT, also while the row does not exist yet.
+              await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${name}:${key}`]);
+              const found = await client.query<{ value: Value; expires_at: string | null }>(`SELECT value, expires_at FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
+              const row = found.rows[0];
+              const next = updater(row?.value);
+              if (next === undefined) {
+                if (row) await client.query('DELETE FROM echo_store WHERE namespace = $1 AND key = $2', [name, key]);
+              } else {
+                // Without a new ttl the record keeps the expiry it had.
+                const expiresAt = ttlMs !== undefined ? expiryOf(ttlMs) : row?.expires_at === undefined || row.expires_at === null ? null : Number(row.expires_at);
+                await client.query('INSERT INTO echo_store (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at', [
+                  name,
+                  key,
+                  JSON.stringify(next),
+                  expiresAt,
+                ]);
+              }
+              await client.query('COMMIT');
+              return next;
+            } catch (error) {
+              await client.query('ROLLBACK').catch(() => undefined);
+              throw error;
+            } finally {
+              client.release();
+            }
+          }),
+        ),
+      entries: () =>
+        guard.run(`listing ${name}`, async () => {
+          const result = await pool.query<{ key: string; value: Value }>('SELECT key, value FROM echo_store WHERE namespace = $1 AND (expires_at IS NULL OR expires_at > $2)', [name, Date.now()]);
+          return result.rows.map((row) => [row.key, row.value] as const);
+        }),
+    };
+  }
+
+  return {
+    description,
+    namespace,
+    purgeExpired: () =>
+      guard.run('purging expired rows', async () => {
+        const result = await pool.query('DELETE FROM echo_store WHERE expires_at IS NOT NULL AND expires_at < $1', [Date.now()]);
+        return result.rowCount ?? 0;
+      }),
+    countRows: () =>
+      guard.run('counting rows', async () => {
+        const result = await pool.query<{ rows: string }>('SELECT count(*) AS rows FROM echo_store');
+        return Number(result.rows[0]?.rows ?? 0);
+      }),
+    health: guard.health,
+    async check(timeoutMs = 1000) {
+      await guard.run('answering a health check', () => pool.query('SELECT 1'), timeoutMs).catch(() => undefined);
+      return guard.health();
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStore } from '../../../src/store/index.js';
+import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { describeStoreContract } from '../../contracts/store-contract.js';
+
+const up = await isPostgresUp();
+const skip = up ? undefined : 'PostgreSQL is not running on 127.0.0.1:5432';
+let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+beforeAll(async () => {
+  if (up) database = await createScratchDatabase();
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describeStoreContract('postgres', () => createStore({ url: database?.url ?? '', dataDir: '.' }), { skip });
+
+describe.skipIf(!up)(`postgres store${skip ? ` (skipped: ${skip})` : ''}`, () => {
+  it('decides a compare-and-set exactly once between two processes (two pools), also for a key that does not exist yet', async () => {
+    const first = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const second = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const winners: string[] = [];
+    const claim = (store: typeof first, who: string) =>
+      store.namespace<string>('claims').update('leader', (current) => {
+        if (current !== undefined) return current;
+        winners.push(who);
+        return who;
+      });
+    await Promise.all([...Array.from({ length: 10 }, (_, index) => claim(first, `a${index}`)), ...Array.from({ length: 10 }, (_, index) => claim(second, `b${index}`))]);
+    expect(winners).toHaveLength(1);
+    expect(await second.namespace<string>('claims').get('leader')).toBe(winners[0]);
+    // Counters across both: no increment is lost.
+    await Promise.all([...Array.from({ length: 20 }, () => first.namespace<number>('count').update('n', (value) => (value ?? 0) + 1)), ...Array.from({ length: 20 }, () => second.namespace<number>('count').update('n', (value) => (value ?? 0) + 1))]);
+    expect(await first.namespace<number>('count').get('n')).toBe(40);
+    await first.close();
+    await second.close();
+  });
+
+  it('refuses an unreachable server with one clear error instead of hanging', async () => {
+    await expect(createStore({ url: 'postgres://postgres@127.0.0.1:1/none', dataDir: '.', probeTimeoutMs: 1000 })).rejects.toThrow(/The store \(postgres .*\) is not usable/);
+  });
+});
