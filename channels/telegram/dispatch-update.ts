@@ -22,6 +22,8 @@ export type DispatchOutcome = 'dispatched' | 'answered' | 'duplicate' | 'ignored
 export type DispatchOptions = {
   readonly lists: AccessLists;
   readonly sessionPerUser: boolean;
+  /** This bot's commands, which count as addressed to it in a group even without @name. */
+  readonly ownCommands?: readonly string[];
   readonly bot: () => Promise<BotIdentity | undefined>;
   readonly emit: () => Emit | undefined;
   readonly dedupe: Dedupe;
@@ -52,7 +54,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
     const update = parsed.data;
     const emit = options.emit();
     if (!emit) return 'closed';
-    const translation = updateToEvent(update, { bot: await options.bot(), sessionPerUser: options.sessionPerUser, now: now() });
+    const translation = updateToEvent(update, { bot: await options.bot(), sessionPerUser: options.sessionPerUser, now: now(), ownCommands: options.ownCommands });
     switch (translation.kind) {
       case 'ignored':
         return 'ignored';

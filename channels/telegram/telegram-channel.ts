@@ -137,6 +137,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const dispatch = createUpdateDispatcher({
     lists: { allowFrom: options.allowFrom, approvers: options.approvers, groups: options.groups },
     sessionPerUser: options.sessionPerUser,
+    ownCommands: commands,
     bot: async () => bot ?? identify(),
     emit: () => emitter,
     // Telegram re-delivers unacknowledged updates for about a day: claims last storage.dedupeHours (24 h by default).

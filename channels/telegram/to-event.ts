@@ -13,6 +13,8 @@ export type ToEventContext = {
   readonly bot: BotIdentity | undefined;
   readonly sessionPerUser: boolean;
   readonly now: Date;
+  /** This bot's own commands: a bare one in a group (`/approve abc`) is for it; any other bare command may be another bot's. */
+  readonly ownCommands?: readonly string[];
 };
 
 /** Where an update came from, for the access decision. */
@@ -69,7 +71,7 @@ function messageToEvent(update: TelegramUpdate, message: TelegramMessage, contex
     chatId,
     senderId,
     isGroup,
-    mentioned: !isGroup || isAddressedToBot(message, rawText, context.bot),
+    mentioned: !isGroup || isAddressedToBot(message, rawText, context.bot, context.ownCommands ?? []),
     ...(approvalCommandPattern.test(rawText) ? { isApprovalCommand: true } : {}),
   };
   const messageId = String(message.message_id);
@@ -133,11 +135,12 @@ function callbackToEvent(update: TelegramUpdate, query: TelegramCallbackQuery, c
   return { kind: 'action', source, event };
 }
 
-function isAddressedToBot(message: TelegramMessage, text: string, bot: BotIdentity | undefined): boolean {
-  const command = /^\/[A-Za-z0-9_]+(?:@([A-Za-z0-9_]+))?/.exec(text);
+function isAddressedToBot(message: TelegramMessage, text: string, bot: BotIdentity | undefined, ownCommands: readonly string[]): boolean {
+  const command = /^\/([A-Za-z0-9_]+)(?:@([A-Za-z0-9_]+))?/.exec(text);
   // `/cmd@name` is for the bot named; a bare `/cmd` may be for any bot in the group, so it is ours only
-  // when it also replies to or mentions us (checked below).
-  if (command?.[1] !== undefined) return bot !== undefined && command[1].toLowerCase() === bot.username.toLowerCase();
+  // when it is one of our own commands, or replies to or mentions us (checked below).
+  if (command?.[2] !== undefined) return bot !== undefined && command[2].toLowerCase() === bot.username.toLowerCase();
+  if (command?.[1] !== undefined && ownCommands.includes(command[1].toLowerCase())) return true;
   if (!bot) return false;
   if (replyOf(message)?.from?.id === bot.id) return true;
   const entities = [...(message.entities ?? []), ...(message.caption_entities ?? [])];

@@ -80,6 +80,11 @@ describe('telegram updateToEvent', () => {
     expect(bare.kind === 'message' && bare.source.mentioned).toBe(false);
     const bareReply = translate(message({ text: '/new', reply_to_message: { message_id: 9, from: { id: 666, is_bot: true, first_name: 'Echo' }, chat: group, text: 'earlier answer' } }, group));
     expect(bareReply.kind === 'message' && bareReply.source.mentioned).toBe(true);
+    // One of this bot's own commands, bare (an approver typing `/approve <id>`), is for it.
+    const own = translate(message({ text: '/approve abc123', entities: [{ offset: 0, length: 8, type: 'bot_command' }] }, group), { ownCommands: ['approve', 'deny'] });
+    expect(own.kind === 'message' && own.source.mentioned).toBe(true);
+    const otherBare = translate(message({ text: '/report', entities: [{ offset: 0, length: 7, type: 'bot_command' }] }, group), { ownCommands: ['approve', 'deny'] });
+    expect(otherBare.kind === 'message' && otherBare.source.mentioned).toBe(false);
     expect(translate(message({ text: '/approvalsx' }, group))).not.toMatchObject({ source: { isApprovalCommand: true } });
     const other = translate(message({ text: '/help@OtherBot' }, group));
     expect(other.kind === 'message' && other.source.mentioned).toBe(false);
