@@ -21,8 +21,8 @@ export const patientMs = 40_000;
 
 /** Where and how the compiled agent runs. */
 export type AgentUnderFaultOptions = {
-  /** YAML given as `--config` (merged over config/default.yaml). */
-  readonly yaml?: string;
+  /** YAML given as `--config` (merged over config/default.yaml); a function gets the test's work folder. */
+  readonly yaml?: string | ((workFolder: string) => string);
   /** Put the data folder here instead of a fresh temporary one (e.g. on a small tmpfs). */
   readonly dataDir?: string;
   /** Extra environment values (over the defaults this harness sets). */
@@ -68,7 +68,7 @@ export async function createAgentUnderFault(options: AgentUnderFaultOptions = {}
   const dataDir = options.dataDir ?? join(workFolder, 'data');
   mkdirSync(dataDir, { recursive: true });
   const configFile = join(workFolder, 'fault.yaml');
-  writeFileSync(configFile, options.yaml ?? '# no overrides\n');
+  writeFileSync(configFile, typeof options.yaml === 'function' ? options.yaml(workFolder) : (options.yaml ?? '# no overrides\n'));
   const emulator = await startTelegramEmulator();
   const proxy = await startTelegramFaultProxy(emulator.apiRoot, { honourOffsets: true });
   const model = await createScriptedModelServer({ model: 'fault-model' });
