@@ -1,5 +1,5 @@
 // Fault: load and time. 5,000 Telegram messages from 500 users, 50 of them strangers (not in
-// TELEGRAM_ALLOW_FROM), through the in-process app, the emulator and a scripted model that answers at once,
+// TELEGRAM_ALLOW_FROM), through the in-process app (Telegram webhook mode: updates posted to its gateway route), the emulator and a scripted model that answers at once,
 // with `storage.dedupeHours` so small (about 2 s) that rows expire while the test runs.
 // Proves: every allowed message is answered; after `purgeExpired()` the store's row count is bounded by the
 // allowed users' sessions plus a small constant (it does not grow with the number of messages); strangers add
