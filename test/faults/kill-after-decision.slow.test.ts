@@ -1,8 +1,8 @@
 // Fault: SIGKILL of the real agent process after an "Approve" press was saved and before the approved call was
 // resumed. The fault proxy makes Telegram hang on editMessageText, the card edit that comes after the decision is
 // stored and before the resumption is queued; the process is killed while that edit hangs.
-// Proves: after the restart the approved `exec` runs exactly once (counter.txt has one line) and the person gets
-// the model's continuation once.
+// Proves: after the restart the approved `exec` runs exactly once (counter.txt has one line), the person gets
+// the model's continuation once, and the card the crash left with live buttons shows its outcome.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -44,5 +44,10 @@ describe('SIGKILL between an approval decision and the resumption', () => {
 
     expect(readFileSync(counter, 'utf8')).toBe('run\n');
     expect(current.botMessages().filter((message) => message.text === 'Continuation: the counter ran.')).toHaveLength(1);
+    // The edit the crash interrupted is made after the restart (the journal re-runs the press, which finds the
+    // approval decided): the card shows its outcome and no live buttons.
+    const settled = current.botMessages().find((message) => message.messageId === card.messageId);
+    expect(settled?.text).toContain('Approved by @user1001');
+    expect(settled?.keyboard ?? []).toEqual([]);
   }, 90_000);
 });
