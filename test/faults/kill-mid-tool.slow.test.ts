@@ -44,7 +44,7 @@ describe('SIGKILL while an approved command runs', () => {
     const continuation = current.modelRequests().slice(requestsBeforeKill).find((request) => request.body !== undefined && endsWithToolResult(request.body));
     const { toolResults, userTexts } = readRequest(continuation);
     expect(toolResults).toHaveLength(1);
-    expect(toolResults[0]).toMatch(/outcome is unknown/);
+    expect(toolResults[0]).toMatch(/before a restart and its outcome is unknown/);
     for (const text of [...toolResults, ...userTexts]) expect(text).not.toMatch(/has not run/);
     expect(current.botMessages().filter((message) => message.text === 'Continuation after the restart.')).toHaveLength(1);
   }, 90_000);
