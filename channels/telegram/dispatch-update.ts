@@ -45,6 +45,17 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
     await options.transport.call('answerCallbackQuery', { callback_query_id: callbackQueryId, text: message, show_alert: true }, { policy: 'idempotent' });
   };
 
+  /**
+   * An update the store could not record. A message is left unacknowledged, so Telegram delivers it again and it
+   * is answered once the store is back. A press is answered now with "not saved, press again": the person is
+   * looking at the button, and a decision taken silently minutes later would surprise them.
+   */
+  const refuseUnrecorded = async (event: { readonly type: string; readonly acknowledgementId?: string }): Promise<DispatchOutcome> => {
+    if (event.type !== 'action-clicked' || event.acknowledgementId === undefined) return 'retry-later';
+    await answerPress(event.acknowledgementId, text.decisionNotSaved);
+    return 'answered';
+  };
+
   return async (raw) => {
     const parsed = telegramUpdateSchema.safeParse(raw);
     if (!parsed.success) {
@@ -77,7 +88,12 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           return 'answered';
         }
         if (access.kind === 'stranger-notice') {
-          if (await options.strangers.shouldNotify(source.senderId)) {
+          // A store that refuses writes costs the stranger their notice, never the loop its progress.
+          const notify = await options.strangers.shouldNotify(source.senderId).catch((error: unknown) => {
+            logger.warn({ err: error, senderId: source.senderId }, 'stranger notice skipped: the store is failing');
+            return false;
+          });
+          if (notify) {
             logger.info({ senderId: source.senderId }, 'message from an unknown sender; told them their id (TELEGRAM_ALLOW_FROM is empty)');
             await sender.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
           }
@@ -88,7 +104,15 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           return 'ignored';
         }
         // Claimed only now, for senders who get through: strangers and ignored chats leave no row behind.
-        if (!(await options.dedupe.claim(update.update_id))) {
+        let claimed: boolean;
+        try {
+          claimed = await options.dedupe.claim(update.update_id);
+        } catch (error) {
+          // The store refuses writes: this update cannot be taken now, and must not be acknowledged as if it had been.
+          logger.warn({ err: error, updateId: update.update_id }, 'telegram update could not be recorded (store failing)');
+          return refuseUnrecorded(event);
+        }
+        if (!claimed) {
           logger.debug({ updateId: update.update_id }, 'telegram update already dispatched; skipped');
           return 'duplicate';
         }
@@ -99,7 +123,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         if (result.accepted) return 'dispatched';
         if (result.reason === 'closed' || result.reason === 'unavailable') {
           await options.dedupe.release(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not released'));
-          return result.reason === 'closed' ? 'closed' : 'retry-later';
+          return result.reason === 'closed' ? 'closed' : refuseUnrecorded(event);
         }
         if (event.type === 'action-clicked' && event.acknowledgementId) await answerPress(event.acknowledgementId, text.busy);
         else await sender.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });

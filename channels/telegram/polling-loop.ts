@@ -116,7 +116,11 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       }
       // Stored once per batch, after its updates were dispatched: a crash mid-batch re-delivers the batch,
       // and the persisted dedupe drops the updates that already ran.
-      if (offset !== storedOffset && offset !== undefined) await options.offsets.set(options.offsetKey, offset);
+      // A failed write (the store refusing writes) must not stop polling: Telegram already has the offset from the
+      // next getUpdates, and after a restart the dedupe rows drop what it re-delivers.
+      if (offset !== storedOffset && offset !== undefined) {
+        await options.offsets.set(options.offsetKey, offset).catch((error: unknown) => logger.warn({ err: error, offset }, 'telegram offset not stored; polling goes on'));
+      }
       if (closed) return;
       if (retryLater) {
         failures += 1;

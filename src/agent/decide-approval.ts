@@ -91,11 +91,23 @@ export async function decideApproval(deps: RuntimeDependencies, input: DecisionI
       return;
     case 'already-decided':
       await answer(messages.alreadyDecided(result.approval ? outcomeLine(result.approval, messages, deps.timezone) : '?'), true);
+      // A button pressed on a card that is decided: its edit was lost (a crash after the decision was saved, or a
+      // failed edit). The press puts the outcome on the card it came from; an edit to the same text changes nothing.
+      if (input.acknowledgementId !== undefined && result.approval) await editCardsIn(deps, result.approval, input.replyTarget);
       return;
     case 'expired':
       await answer(messages.expired, true);
       if (result.approval) await settleApproval(deps, result.approval);
       return;
+  }
+}
+
+/** Edits the approval's cards shown in one chat into the outcome line. */
+async function editCardsIn(deps: RuntimeDependencies, approval: PendingApproval, chat: Target): Promise<void> {
+  const outcome = outcomeLine(approval, deps.messagesFor(approval.channel), deps.timezone);
+  for (const card of approval.cards) {
+    if (card.target.channel !== chat.channel || card.target.chatId !== chat.chatId || card.messageId === undefined) continue;
+    await deps.outbox.send({ type: 'approval-resolved', target: card.target, approvalId: approval.id, outcome, cardMessageId: card.messageId });
   }
 }
 

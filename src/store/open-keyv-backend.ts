@@ -87,7 +87,9 @@ async function countSqlite(query: Query): Promise<number> {
 async function openRedis(url: string): Promise<KeyvBackend> {
   // Loaded only when configured: SQLite users never pay for the Redis client at start-up.
   const { default: KeyvRedis } = await import('@keyv/redis');
-  const adapter = new KeyvRedis(url);
+  // The adapter swallows command errors by default (a failed SET resolves, a failed GET reads as "missing"):
+  // a write lost while Redis goes away would count as saved. Errors must reach keyv, and from there the caller.
+  const adapter = new KeyvRedis(url, { throwOnErrors: true, throwOnConnectError: true });
   const keyv = new Keyv({ store: adapter, useKeyPrefix: false, throwOnErrors: true, ...plainJson });
   return {
     keyv,

@@ -23,11 +23,23 @@ export type TelegramFaultProxy = {
   close(): Promise<void>;
 };
 
+/** Options of the proxy. */
+export type TelegramFaultProxyOptions = {
+  /**
+   * Behave like api.telegram.org about acknowledgements: an update stays in getUpdates answers until a
+   * later call's `offset` passes it (the emulator forgets an update once it has been fetched). A bot that
+   * does not acknowledge an update (a crash, a store that refused it) gets it again.
+   */
+  readonly honourOffsets?: boolean;
+};
+
 type Rule = { readonly method: string; readonly answer: FaultAnswer; remaining: number; readonly when?: (body: Readonly<Record<string, unknown>>) => boolean };
 
-/** Starts the proxy on a random port, forwarding to `target` (e.g. the emulator's api root). */
-export async function startTelegramFaultProxy(target: string): Promise<TelegramFaultProxy> {
+/** Starts the proxy on a random port, forwarding to `target` (e.g. the emulator's api root); `options.honourOffsets` re-delivers what the bot did not acknowledge. */
+export async function startTelegramFaultProxy(target: string, options: TelegramFaultProxyOptions = {}): Promise<TelegramFaultProxy> {
   const calls: BotApiCall[] = [];
+  // Updates handed out and not yet acknowledged by an offset past them (honourOffsets only).
+  let unacknowledged: { readonly update_id: number }[] = [];
   const rules: Rule[] = [];
   const sockets = new Set<Socket>();
   let redeliver: 'off' | 'capture' | unknown[] = 'off';
@@ -58,9 +70,18 @@ export async function startTelegramFaultProxy(target: string): Promise<TelegramF
     }
     const upstream = await fetch(`${target}${path}`, { method: request.method ?? 'POST', headers: { 'content-type': request.headers['content-type'] ?? 'application/json' }, body: text === '' ? undefined : text });
     let answer = await upstream.text();
+    if (method === 'getUpdates' && upstream.ok && options.honourOffsets) answer = applyOffset(answer, body.offset);
     if (method === 'getUpdates' && upstream.ok) answer = applyRedelivery(answer);
     calls.push({ method, body, status: upstream.status });
     response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(answer);
+  }
+
+  function applyOffset(answer: string, offset: unknown): string {
+    const parsed = JSON.parse(answer) as { ok: boolean; result: { update_id: number }[] };
+    if (typeof offset === 'number') unacknowledged = unacknowledged.filter((update) => update.update_id >= offset);
+    for (const update of parsed.result) if (!unacknowledged.some((kept) => kept.update_id === update.update_id)) unacknowledged.push(update);
+    unacknowledged.sort((left, right) => left.update_id - right.update_id);
+    return JSON.stringify({ ...parsed, result: unacknowledged });
   }
 
   function applyRedelivery(answer: string): string {
