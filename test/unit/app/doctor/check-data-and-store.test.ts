@@ -52,9 +52,9 @@ describe('checkStore', () => {
   });
 
   it('reports a storage url of an unknown kind in one sentence', async () => {
-    const check = await checkStore({ url: 'postgres://db/echo', dataDir: scratch, timeoutMs: 3000 });
+    const check = await checkStore({ url: 'mongodb://db/echo', dataDir: scratch, timeoutMs: 3000 });
     expect(check.line.status).toBe('fail');
-    expect(check.line.text).toContain('storage.url must be empty, sqlite://FILE or redis://HOST:PORT');
+    expect(check.line.text).toContain('storage.url must be empty, sqlite://FILE, redis://HOST:PORT or postgres://USER@HOST:PORT/DATABASE');
   });
 
   it('masks credentials in urls', () => {
