@@ -14,3 +14,5 @@ export * from './session-search-tool.js';
 export * from './todo-tool.js';
 export * from './web-fetch-tool.js';
 export * from './write-file-tool.js';
+export * from './exec-sandbox.js';
+export * from './process-group-tracker.js';

@@ -1,7 +1,18 @@
-import { hostname, userInfo } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { homedir, hostname, userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { builtinTools, createExecTool, isCatastrophicCommand } from '../../tools/index.js';
+import {
+  builtinTools,
+  createExecTool,
+  createProcessGroupTracker,
+  defaultExecPath,
+  describeExecSandbox,
+  type ExecSandbox,
+  findExecutable,
+  isCatastrophicCommand,
+} from '../../tools/index.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import type { ModelPort } from '../agent/model-port.js';
@@ -85,6 +96,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
 
+  const workspaceDir = config.tools.workspaceDir ?? join(config.storage.dataDir, 'workspace');
+  // File tools and exec work in the workspace: it exists from the first start on.
+  await mkdir(workspaceDir, { recursive: true });
   const store = await createStore({ url: config.storage.url, dataDir: config.storage.dataDir });
   const telemetry = createTelemetry();
   const secrets = collectSecrets(config);
@@ -116,7 +130,11 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const cron = await wireCron(context);
   const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'));
   const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command) : undefined)];
-  const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), createExecTool({ environment: { PATH: config.tools.execPath } }), ...(options.extraTools ?? [])];
+  // Every process a tool starts is tracked, so stop() can kill what is still running.
+  const processGroups = createProcessGroupTracker();
+  const sandbox = execSandboxFor(config);
+  const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups });
+  const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({
     tools,
     audit,
@@ -156,7 +174,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     sendMessage: (text) => outbox.send({ type: 'reply', target: input.target, text, kind: 'message' }),
     scheduler: cron.scheduler,
     history: () => history.load(input.sessionKey),
-    workspaceDir: config.tools.workspaceDir ?? join(config.storage.dataDir, 'workspace'),
+    workspaceDir,
     checkUrl,
     now,
     timezone: config.agent.timezone,
@@ -229,6 +247,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       outbox.register(item.channel);
     }
   }
+  if ([...visibleToolsFor('telegram'), ...visibleToolsFor('cli'), ...visibleToolsFor('wechat')].includes('exec')) {
+    logger.info(`exec sandbox: ${describeExecSandbox(sandbox)}`);
+  }
   const startupLines = [
     `model: ${modelResult.names.join(' → ')}`,
     `store: ${store.description}`,
@@ -256,6 +277,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     },
     async stop(graceMs = 10_000) {
       clearInterval(sweeper);
+      // Tools stop with the process: running commands are killed first, so their turns end now, not at their timeout.
+      const killed = processGroups.killAll();
+      if (killed > 0) logger.info({ killed }, 'killed running tool processes');
       const result = await bus.drain(graceMs);
       for (const channel of [...channels.values()].reverse()) {
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));
@@ -267,6 +291,20 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     },
   };
   return { ok: true, app };
+}
+
+/** The sandbox exec runs commands in: bubblewrap hiding the agent's data, home and secret files, or none when configured off. */
+export function execSandboxFor(config: Config): ExecSandbox {
+  if (config.tools.sandbox === 'off') return { mode: 'off' };
+  const root = process.cwd();
+  const secretFiles = [join(root, '.env'), join(root, 'config', 'local.yaml')].filter((file) => existsSync(file));
+  return {
+    mode: 'bwrap',
+    bwrapPath: findExecutable('bwrap', `${config.tools.execPath}:${defaultExecPath}`),
+    network: config.tools.sandboxNetwork,
+    hiddenPaths: [resolve(config.storage.dataDir), homedir()],
+    hiddenFiles: secretFiles,
+  };
 }
 
 function localeOf(config: Config, channel: string): Locale {

@@ -112,6 +112,11 @@ export const configSchema = z.strictObject({
       network: z.enum(['public-only', 'allow', 'deny']).default('public-only').describe('Which addresses web tools may reach.'),
       allowHosts: commaList.default([]).describe('Hosts let through the network policy anyway.'),
       execPath: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to commands the exec tool runs.'),
+      sandbox: z
+        .enum(['bwrap', 'off'])
+        .default('bwrap')
+        .describe('bwrap: exec runs commands in bubblewrap and is refused when bwrap is missing. off: commands run unsandboxed (explicit opt-out).'),
+      sandboxNetwork: flexibleBoolean.default(false).describe('Let sandboxed commands use the network (default: no network).'),
       workspaceDir: optionalText.describe('Folder file tools and exec are confined to (default <dataDir>/workspace).'),
       credentials: z.record(z.string(), z.record(z.string(), z.string())).default({}).describe('Per-tool credentials.'),
       capabilityRules: z.record(z.string(), z.enum(['allow', 'deny', 'ask'])).default({}).describe('Per-capability rule, e.g. network.outbound: ask.'),
