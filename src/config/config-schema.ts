@@ -61,6 +61,12 @@ const webhookSchema = z.strictObject({
   secret: optionalText.describe('HMAC secret; without it POST /v1/messages is off.'),
   waitTimeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest ?wait=true hold.'),
   ratePerMinute: z.coerce.number().int().positive().default(60).describe('Messages per sender per minute.'),
+  globalRatePerMinute: z.coerce.number().int().positive().default(600).describe('Messages per minute from all senders together (sender ids are chosen by callers).'),
+  legacySignature: flexibleBoolean
+    .default(false)
+    .describe('Also accept requests signed over the old string timestamp.body (without the Idempotency-Key); for migrating callers only.'),
+  callbackAllowHosts: commaList.default([]).describe('Hosts callbacks may reach although they are not public addresses (an internal receiver).'),
+  metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for webhook turns.'),
 });
 

@@ -70,10 +70,13 @@ export function createUrlChecker(options: UrlCheckerOptions): UrlChecker {
       return refuse(`The host ${host} could not be resolved (${describeError(error)}).`);
     }
     if (addresses.length === 0) return refuse(`The host ${host} did not resolve to any address.`);
-    return checkAddresses(
+    const checked = checkAddresses(
       host,
       addresses.map((entry) => entry.address),
     );
+    // The connection goes to this checked address, never to what a second resolution answers.
+    const first = addresses[0];
+    return checked.ok && first !== undefined ? { ok: true, pinnedAddress: { address: first.address, family: first.family } } : checked;
   };
 }
 

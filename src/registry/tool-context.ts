@@ -5,8 +5,11 @@ import type { Target } from '../events/target.js';
 import type { SchedulerPort } from '../scheduling/scheduled-job.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 
-/** Says whether a URL may be fetched under the network policy (checked after DNS resolution). */
-export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/**
+ * Says whether a URL may be fetched under the network policy (checked after DNS resolution); when
+ * allowed after a check of resolved addresses, the address to connect to (so a second lookup cannot change it).
+ */
+export type UrlCheck = { readonly ok: true; readonly pinnedAddress?: { readonly address: string; readonly family: number } } | { readonly ok: false; readonly reason: string };
 
 /** The runtime services a tool may use; given per call, never imported. */
 export interface ToolServices {
