@@ -39,7 +39,10 @@ describe('webhook limits', () => {
     const { baseUrl } = await startWith('channels:\n  webhook:\n    ratePerMinute: 2\n');
     let sent = 0;
     // Each message is its own request (another body): an identical one would be refused as a replay.
-    const send = (senderId: string) => postSigned({ baseUrl, secret, body: { chatId: `rate-${senderId}`, senderId, text: `hi ${(sent += 1)}` } });
+    const send = (senderId: string) => {
+      sent += 1;
+      return postSigned({ baseUrl, secret, body: { chatId: `rate-${senderId}`, senderId, text: `hi ${sent}` } });
+    };
     expect((await send('busy-sender')).status).toBe(202);
     expect((await send('busy-sender')).status).toBe(202);
     const limited = await send('busy-sender');
