@@ -2,7 +2,7 @@ import type { LookupAddress, LookupOptions } from 'node:dns';
 import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
 import type { ResolvedAddress } from './network-policy.js';
 
-/** A response and the connection pool behind it; close the pool once the body is read or cancelled. */
+/** A response and the connection pool behind it; destroy the pool once the body is read or cancelled. */
 export type PinnedResponse = { readonly response: Response; close(): Promise<void> };
 
 type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -18,9 +18,9 @@ export async function fetchPinned(url: string, init: RequestInit, pinnedAddress:
   });
   try {
     const response = await undiciFetch(url, { ...init, dispatcher: agent });
-    return { response, close: () => agent.close() };
+    return { response, close: () => agent.destroy() };
   } catch (error) {
-    await agent.close().catch(() => undefined);
+    await agent.destroy().catch(() => undefined);
     throw error;
   }
 }
