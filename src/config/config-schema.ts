@@ -50,6 +50,10 @@ const wechatSchema = z.strictObject({
   allowFrom: commaList.default([]).describe('Contact ids or aliases that reach the model.'),
   approvers: commaList.default([]).describe('Contact ids that may decide approvals.'),
   rooms: commaList.default([]).describe('Room ids the bot answers in (when mentioned).'),
+  roomPolicy: z
+    .enum(['allow-list', 'open'])
+    .default('allow-list')
+    .describe('allow-list: in rooms too, only members in allowFrom reach the model. open: any member of a listed room (with approvers set).'),
   locale: z.enum(['zh-CN', 'en']).default('zh-CN').describe('Language of WeChat messages.'),
   splitAt: z.coerce.number().int().min(200).default(2000).describe('Longest single message.'),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),

@@ -101,7 +101,7 @@ describe('WeChat approvals by numbered reply', () => {
       inject: (overrides) => {
         injected.overrides = overrides;
       },
-      environment: { WECHAT_ALLOW_FROM: 'alice' },
+      environment: { WECHAT_ALLOW_FROM: 'alice,bob' },
       configYaml: 'channels:\n  wechat:\n    rooms: [team@chatroom]\n',
     });
     const { world, answer, turnRequests } = scenario;
