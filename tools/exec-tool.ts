@@ -5,6 +5,7 @@ import { defineTool } from '../src/registry/define-tool.js';
 import type { ToolContext } from '../src/registry/tool-context.js';
 import type { ToolOutcome } from '../src/registry/tool-outcome.js';
 import { isCatastrophicCommand } from './catastrophic-commands.js';
+import { describeShellSyntaxError } from './check-shell-syntax.js';
 import { buildSandboxedCommand, type ExecSandbox, findExecutable, type SandboxedCommand } from './exec-sandbox.js';
 import { killProcessGroup, type ProcessGroupTracker } from './process-group-tracker.js';
 
@@ -57,7 +58,9 @@ export function createExecTool(options: ExecToolOptions = {}) {
     timeoutMs: 310_000,
     describeForApproval: (call) => `Run in the workspace (timeout ${call.timeoutSec ?? 30} s): ${call.command}`,
     execute: async (call, context) => {
-      const catastrophe = isCatastrophicCommand(call.command);
+      const syntaxError = await describeShellSyntaxError(call.command);
+      if (syntaxError !== undefined) return { ok: false, kind: 'business', error: syntaxError };
+      const catastrophe = isCatastrophicCommand(call.command, { workingDirectory: context.services.workspaceDir });
       if (catastrophe !== undefined) return { ok: false, kind: 'business', error: `This command is never run: ${catastrophe}` };
       if (!existsSync(context.services.workspaceDir)) return { ok: false, kind: 'business', error: `The workspace folder ${context.services.workspaceDir} does not exist.` };
       const built = buildSandboxedCommand({ sandbox, command: call.command, workspaceDir: context.services.workspaceDir });

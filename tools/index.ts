@@ -16,3 +16,7 @@ export * from './web-fetch-tool.js';
 export * from './write-file-tool.js';
 export * from './exec-sandbox.js';
 export * from './process-group-tracker.js';
+export * from './catastrophic-rules.js';
+export * from './check-shell-syntax.js';
+export * from './shell-lexer.js';
+export * from './shell-paths.js';

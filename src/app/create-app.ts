@@ -129,7 +129,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
 
   const cron = await wireCron(context);
   const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'));
-  const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command) : undefined)];
+  const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command, { workingDirectory: workspaceDir }) : undefined)];
   // Every process a tool starts is tracked, so stop() can kill what is still running.
   const processGroups = createProcessGroupTracker();
   const sandbox = execSandboxFor(config);
