@@ -1,4 +1,19 @@
-import { LangVariant, parse } from 'sh-syntax';
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { getProcessor, LangVariant } from 'sh-syntax';
+
+// The WebAssembly global, typed here: this project's TypeScript libs do not declare it.
+type WebAssemblyApi = { compile(bytes: Uint8Array): Promise<object>; instantiate(module: object, imports: object): Promise<object> };
+const webAssembly = (globalThis as unknown as { readonly WebAssembly: WebAssemblyApi }).WebAssembly;
+
+// sh-syntax's own `parse` compiles its WebAssembly module on every call; compiling once saves most of the cost.
+let compiled: Promise<object> | undefined;
+const compileParser = (): Promise<object> => {
+  compiled ??= readFile(createRequire(import.meta.url).resolve('sh-syntax/main.wasm')).then((bytes) => webAssembly.compile(bytes));
+  return compiled;
+};
+const instantiate = async (imports: object) => webAssembly.instantiate(await compileParser(), imports);
+const processor = getProcessor(instantiate as unknown as Parameters<typeof getProcessor>[0]);
 
 /**
  * Parses a command as POSIX shell (what /bin/sh runs) with mvdan/sh compiled to WebAssembly, and
@@ -7,7 +22,7 @@ import { LangVariant, parse } from 'sh-syntax';
  */
 export async function describeShellSyntaxError(command: string): Promise<string | undefined> {
   try {
-    await parse(command, { variant: LangVariant.LangPOSIX, keepComments: false });
+    await processor(command, { variant: LangVariant.LangPOSIX, keepComments: false });
     return undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
