@@ -24,15 +24,23 @@ const separators = new Set([';', '&', '&&', '||', '|', '|&', '\n', ';;', '(', ')
 const maximumDepth = 8;
 
 type Scope = { workingDirectory: ShellPath | undefined; variables: Map<string, string | undefined> };
+/** Where the analysis is: the shell state it simulates, and how deep in nested scripts (`sh -c`, `$(...)`, `eval`). */
+type Analysis = { readonly scope: Scope; readonly depth: number };
 
 /** Says why a shell command is catastrophic (never to be run), or undefined when it is not on the list. */
 export function isCatastrophicCommand(command: string, options: CatastropheOptions = {}): string | undefined {
   const start = options.workingDirectory === undefined ? undefined : resolveShellPath(escapeGlob(options.workingDirectory), undefined);
-  return analyseScript(command, { workingDirectory: start, variables: new Map() }, 0);
+  return analyseScript(command, { scope: { workingDirectory: start, variables: new Map() }, depth: 0 });
 }
 
-function analyseScript(script: string, scope: Scope, depth: number): string | undefined {
-  if (depth > maximumDepth) return undefined;
+/** A nested script: a copy of the shell state (a subshell cannot change ours), one level deeper. */
+function nested(analysis: Analysis): Analysis {
+  return { scope: { workingDirectory: analysis.scope.workingDirectory, variables: new Map(analysis.scope.variables) }, depth: analysis.depth + 1 };
+}
+
+function analyseScript(script: string, analysis: Analysis): string | undefined {
+  if (analysis.depth > maximumDepth) return undefined;
+  const { scope } = analysis;
   const tokens = tokenizeShell(script);
   const bomb = findForkBomb(tokens);
   if (bomb !== undefined) return bomb;
@@ -40,7 +48,7 @@ function analyseScript(script: string, scope: Scope, depth: number): string | un
   let current: ShellToken[] = [];
   for (const token of [...tokens, { kind: 'operator', operator: '\n' } as const]) {
     if (token.kind === 'operator' && separators.has(token.operator)) {
-      const reason = analyseSimpleCommand(current, scope, depth);
+      const reason = analyseSimpleCommand(current, analysis);
       if (reason !== undefined) return reason;
       current = [];
       // A subshell's `cd` ends with it.
@@ -53,7 +61,8 @@ function analyseScript(script: string, scope: Scope, depth: number): string | un
   return undefined;
 }
 
-function analyseSimpleCommand(tokens: readonly ShellToken[], scope: Scope, depth: number): string | undefined {
+function analyseSimpleCommand(tokens: readonly ShellToken[], analysis: Analysis): string | undefined {
+  const { scope } = analysis;
   const words: AnalysedWord[] = [];
   const resolve = (pattern: string) => resolveShellPath(pattern, scope.workingDirectory);
   for (let index = 0; index < tokens.length; index += 1) {
@@ -61,7 +70,7 @@ function analyseSimpleCommand(tokens: readonly ShellToken[], scope: Scope, depth
     if (token === undefined) continue;
     if (token.kind === 'word') {
       for (const substitution of token.substitutions) {
-        const reason = analyseScript(substitution, { workingDirectory: scope.workingDirectory, variables: new Map(scope.variables) }, depth + 1);
+        const reason = analyseScript(substitution, nested(analysis));
         if (reason !== undefined) return reason;
       }
       words.push(analyseWord(token.parts, scope));
@@ -75,10 +84,11 @@ function analyseSimpleCommand(tokens: readonly ShellToken[], scope: Scope, depth
     const reason = checkWrite(analyseWord(target.parts, scope), resolve);
     if (reason !== undefined) return reason;
   }
-  return analyseWords(words, scope, depth);
+  return analyseWords(words, analysis);
 }
 
-function analyseWords(all: readonly AnalysedWord[], scope: Scope, depth: number): string | undefined {
+function analyseWords(all: readonly AnalysedWord[], analysis: Analysis): string | undefined {
+  const { scope } = analysis;
   let index = 0;
   // Leading assignments: remembered when they stand alone (`X=/etc; rm -rf $X`).
   while (index < all.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(all[index]?.text ?? '')) index += 1;
@@ -110,13 +120,14 @@ function analyseWords(all: readonly AnalysedWord[], scope: Scope, depth: number)
     scope.workingDirectory = target === undefined ? { root: '~', segments: [] } : target.pattern === undefined ? undefined : resolve(target.pattern);
     return undefined;
   }
-  if (name === 'eval') return analyseScript(rest.map((word) => word.text).join(' '), scope, depth + 1);
+  // eval runs in this shell: its `cd` counts here too.
+  if (name === 'eval') return analyseScript(rest.map((word) => word.text).join(' '), { scope, depth: analysis.depth + 1 });
   if (shells.has(name)) {
     const flag = rest.findIndex((word) => /^-[a-z]*c[a-z]*$/.test(word.text));
     const script = flag === -1 ? undefined : rest[flag + 1];
-    return script === undefined ? undefined : analyseScript(script.text, { workingDirectory: scope.workingDirectory, variables: new Map(scope.variables) }, depth + 1);
+    return script === undefined ? undefined : analyseScript(script.text, nested(analysis));
   }
-  return checkCommand(name, rest, resolve);
+  return checkCommand({ name, words: rest }, resolve);
 }
 
 /** A word after quote removal: `~` and known parameters resolved, glob characters kept only where unquoted. */

@@ -63,7 +63,8 @@ export function checkRecursiveDelete(word: AnalysedWord, resolve: PathResolver):
 }
 
 /** Why one simple command is never run (by name and words, wrappers already removed), or undefined. */
-export function checkCommand(name: string, words: readonly AnalysedWord[], resolve: PathResolver): string | undefined {
+export function checkCommand(command: { readonly name: string; readonly words: readonly AnalysedWord[] }, resolve: PathResolver): string | undefined {
+  const { name, words } = command;
   const endOfOptions = words.findIndex((word) => word.text === '--');
   const options = words.filter((word, index) => word.text.startsWith('-') && (endOfOptions === -1 || index < endOfOptions));
   const operands = words.filter((word, index) => !(word.text.startsWith('-') && (endOfOptions === -1 || index < endOfOptions)) && index !== endOfOptions);
@@ -97,12 +98,13 @@ export function checkCommand(name: string, words: readonly AnalysedWord[], resol
   if (name === 'systemctl' && operands.some((word) => /^(poweroff|reboot|halt|kexec|suspend|hibernate)$/.test(word.text))) return 'It shuts down or restarts the machine.';
   if ((name === 'init' || name === 'telinit') && (operands[0]?.text === '0' || operands[0]?.text === '6')) return 'It shuts down or restarts the machine.';
   if (name === 'kill' && words.some((word) => word.text === '-1') && options.length >= 2) return 'It kills every process it can reach (kill -1).';
-  return checkCredentialWriters(name, words, operands, resolve);
+  return checkCredentialWriters({ name, words, operands }, resolve);
 }
 
-function checkCredentialWriters(name: string, words: readonly AnalysedWord[], operands: readonly AnalysedWord[], resolve: PathResolver): string | undefined {
+function checkCredentialWriters(command: { readonly name: string; readonly words: readonly AnalysedWord[]; readonly operands: readonly AnalysedWord[] }, resolve: PathResolver): string | undefined {
+  const { name, words, operands } = command;
   let written: readonly AnalysedWord[] = [];
-  if (['tee', 'mv', 'truncate', 'chmod', 'chown', 'shred', 'ssh-keygen', 'ssh-copy-id'].includes(name)) written = name === 'mv' ? operands : operands;
+  if (['tee', 'mv', 'truncate', 'chmod', 'chown', 'shred', 'ssh-keygen', 'ssh-copy-id'].includes(name)) written = operands;
   else if (['cp', 'ln', 'install', 'rsync', 'scp'].includes(name)) written = operands.slice(-1);
   else if ((name === 'sed' || name === 'perl') && words.some((word) => /^-[^-]*i/.test(word.text) || word.text.startsWith('--in-place'))) written = operands;
   for (const word of written) {

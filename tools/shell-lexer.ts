@@ -25,147 +25,156 @@ export const redirectionOperators: ReadonlySet<string> = new Set(['>', '>>', '>|
 /** Splits a command line into tokens; throws nothing: unterminated quotes simply end at the end of the text. */
 export function tokenizeShell(text: string): ShellToken[] {
   const tokens: ShellToken[] = [];
-  const pendingHereDocuments: { delimiter: string; stripTabs: boolean }[] = [];
-  let index = 0;
-  while (index < text.length) {
-    const character = text[index] ?? '';
+  const pendingHereDocuments: HereDocument[] = [];
+  const cursor: Cursor = { text, index: 0 };
+  while (cursor.index < text.length) {
+    const character = text[cursor.index] ?? '';
     if (character === ' ' || character === '\t') {
-      index += 1;
+      cursor.index += 1;
       continue;
     }
-    if (character === '\\' && text[index + 1] === '\n') {
-      index += 2;
+    if (character === '\\' && text[cursor.index + 1] === '\n') {
+      cursor.index += 2;
       continue;
     }
     if (character === '#') {
-      while (index < text.length && text[index] !== '\n') index += 1;
+      while (cursor.index < text.length && text[cursor.index] !== '\n') cursor.index += 1;
       continue;
     }
-    const operator = operators.find((candidate) => text.startsWith(candidate, index));
+    const operator = operators.find((candidate) => text.startsWith(candidate, cursor.index));
     if (operator !== undefined) {
       tokens.push({ kind: 'operator', operator });
-      index += operator.length;
+      cursor.index += operator.length;
       if (operator === '<<' || operator === '<<-') {
-        const delimiter = readWord(text, skipBlanks(text, index));
+        const delimiter = readWord({ text, index: skipBlanks(cursor) });
         pendingHereDocuments.push({ delimiter: wordText(delimiter.parts), stripTabs: operator === '<<-' });
       }
-      if (operator === '\n' && pendingHereDocuments.length > 0) {
-        index = skipHereDocuments(text, index, pendingHereDocuments.splice(0));
-      }
+      if (operator === '\n' && pendingHereDocuments.length > 0) skipHereDocuments(cursor, pendingHereDocuments.splice(0));
       continue;
     }
     // A file descriptor number directly before a redirection belongs to it (`2>file`).
-    const descriptor = /^\d+(?=[<>])/.exec(text.slice(index));
+    const descriptor = /^\d+(?=[<>])/.exec(text.slice(cursor.index));
     if (descriptor !== null) {
-      index += descriptor[0].length;
+      cursor.index += descriptor[0].length;
       continue;
     }
-    const word = readWord(text, index);
-    tokens.push({ kind: 'word', raw: text.slice(index, word.end), parts: word.parts, substitutions: word.substitutions });
-    index = word.end;
+    const start = cursor.index;
+    const word = readWord(cursor);
+    tokens.push({ kind: 'word', raw: text.slice(start, cursor.index), parts: word.parts, substitutions: word.substitutions });
   }
   return tokens;
 }
 
-/** The literal text of a word when every part is known text; undefined when it holds a parameter or substitution. */
+/** The text of a word, with `~`, `$NAME` for parameters and `?` for what cannot be known. */
 export function wordText(parts: readonly WordPart[]): string {
   return parts.map((part) => (part.kind === 'text' ? part.text : part.kind === 'tilde' ? '~' : part.kind === 'parameter' ? `$${part.name}` : '?')).join('');
 }
 
-type ReadWord = { readonly parts: WordPart[]; readonly substitutions: string[]; readonly end: number };
+/** Where the lexer is in the text; `index` moves as it reads. */
+type Cursor = { readonly text: string; index: number };
+type HereDocument = { readonly delimiter: string; readonly stripTabs: boolean };
+/** A word being read: its parts so far and the scripts of its command substitutions. */
+type WordBuilder = { readonly parts: WordPart[]; readonly substitutions: string[] };
 
-function readWord(text: string, start: number): ReadWord {
-  const parts: WordPart[] = [];
-  const substitutions: string[] = [];
-  let index = start;
-  const literal = (piece: string, quoted: boolean) => {
-    const last = parts.at(-1);
-    if (last?.kind === 'text' && last.quoted === quoted) parts[parts.length - 1] = { kind: 'text', text: last.text + piece, quoted };
-    else parts.push({ kind: 'text', text: piece, quoted });
-  };
-  if (text[index] === '~') {
-    parts.push({ kind: 'tilde' });
-    index += 1;
+function addLiteral(word: WordBuilder, piece: { readonly text: string; readonly quoted: boolean }): void {
+  const last = word.parts.at(-1);
+  if (last?.kind === 'text' && last.quoted === piece.quoted) word.parts[word.parts.length - 1] = { kind: 'text', text: last.text + piece.text, quoted: piece.quoted };
+  else word.parts.push({ kind: 'text', text: piece.text, quoted: piece.quoted });
+}
+
+function readWord(cursor: Cursor): WordBuilder {
+  const word: WordBuilder = { parts: [], substitutions: [] };
+  const { text } = cursor;
+  if (text[cursor.index] === '~') {
+    word.parts.push({ kind: 'tilde' });
+    cursor.index += 1;
   }
-  while (index < text.length && !wordEnd.has(text[index] ?? '')) {
-    const character = text[index] ?? '';
+  while (cursor.index < text.length && !wordEnd.has(text[cursor.index] ?? '')) {
+    const character = text[cursor.index] ?? '';
     if (character === '\\') {
-      literal(text[index + 1] ?? '', true);
-      index += 2;
+      addLiteral(word, { text: text[cursor.index + 1] ?? '', quoted: true });
+      cursor.index += 2;
     } else if (character === "'") {
-      const close = findClosing(text, index + 1, "'");
-      literal(text.slice(index + 1, close), true);
-      index = close + 1;
-    } else if (character === '$' && text[index + 1] === "'") {
-      const close = findClosing(text, index + 2, "'");
-      literal(text.slice(index + 2, close).replace(/\\(.)/g, '$1'), true);
-      index = close + 1;
+      const close = findClosing(text, { from: cursor.index + 1, closing: "'" });
+      addLiteral(word, { text: text.slice(cursor.index + 1, close), quoted: true });
+      cursor.index = close + 1;
+    } else if (character === '$' && text[cursor.index + 1] === "'") {
+      const close = findClosing(text, { from: cursor.index + 2, closing: "'" });
+      addLiteral(word, { text: text.slice(cursor.index + 2, close).replace(/\\(.)/g, '$1'), quoted: true });
+      cursor.index = close + 1;
     } else if (character === '"') {
-      index = readDoubleQuoted(text, index + 1, parts, substitutions, literal);
+      cursor.index += 1;
+      readDoubleQuoted(cursor, word);
     } else if (character === '$' || character === '`') {
-      index = readExpansion(text, index, false, parts, substitutions);
+      readExpansion(cursor, { word, quoted: false });
     } else {
-      literal(character, false);
-      index += 1;
+      addLiteral(word, { text: character, quoted: false });
+      cursor.index += 1;
     }
   }
-  return { parts, substitutions, end: index };
+  return word;
 }
 
-function readDoubleQuoted(text: string, start: number, parts: WordPart[], substitutions: string[], literal: (piece: string, quoted: boolean) => void): number {
-  let index = start;
-  while (index < text.length && text[index] !== '"') {
-    const character = text[index] ?? '';
-    if (character === '\\' && /[$`"\\\n]/.test(text[index + 1] ?? '')) {
-      literal(text[index + 1] ?? '', true);
-      index += 2;
+function readDoubleQuoted(cursor: Cursor, word: WordBuilder): void {
+  const { text } = cursor;
+  while (cursor.index < text.length && text[cursor.index] !== '"') {
+    const character = text[cursor.index] ?? '';
+    if (character === '\\' && /[$`"\\\n]/.test(text[cursor.index + 1] ?? '')) {
+      addLiteral(word, { text: text[cursor.index + 1] ?? '', quoted: true });
+      cursor.index += 2;
     } else if (character === '$' || character === '`') {
-      index = readExpansion(text, index, true, parts, substitutions);
+      readExpansion(cursor, { word, quoted: true });
     } else {
-      literal(character, true);
-      index += 1;
+      addLiteral(word, { text: character, quoted: true });
+      cursor.index += 1;
     }
   }
-  return index + 1;
+  cursor.index += 1;
 }
 
-/** Reads `$NAME`, `${NAME}`, `$(...)`, `$((...))` or a backquoted command; returns the index after it. */
-function readExpansion(text: string, start: number, quoted: boolean, parts: WordPart[], substitutions: string[]): number {
+/** Reads `$NAME`, `${NAME}`, `$(...)`, `$((...))` or a backquoted command, and moves past it. */
+function readExpansion(cursor: Cursor, target: { readonly word: WordBuilder; readonly quoted: boolean }): void {
+  const { text } = cursor;
+  const { word, quoted } = target;
+  const start = cursor.index;
   if (text[start] === '`') {
-    const close = findClosing(text, start + 1, '`');
-    substitutions.push(text.slice(start + 1, close).replace(/\\`/g, '`'));
-    parts.push({ kind: 'unknown' });
-    return close + 1;
+    const close = findClosing(text, { from: start + 1, closing: '`' });
+    word.substitutions.push(text.slice(start + 1, close).replace(/\\`/g, '`'));
+    word.parts.push({ kind: 'unknown' });
+    cursor.index = close + 1;
+    return;
   }
   const next = text[start + 1] ?? '';
   if (next === '(') {
     const close = findParenthesisEnd(text, start + 1);
     const inner = text.slice(start + 2, close);
     // $(( arithmetic )) runs nothing; $( command ) does.
-    if (!inner.startsWith('(')) substitutions.push(inner);
-    parts.push({ kind: 'unknown' });
-    return close + 1;
+    if (!inner.startsWith('(')) word.substitutions.push(inner);
+    word.parts.push({ kind: 'unknown' });
+    cursor.index = close + 1;
+    return;
   }
   if (next === '{') {
-    const close = findClosing(text, start + 2, '}');
+    const close = findClosing(text, { from: start + 2, closing: '}' });
     const inside = text.slice(start + 2, close);
-    const name = /^[A-Za-z_][A-Za-z0-9_]*$/.test(inside) ? inside : undefined;
-    parts.push(name === undefined ? { kind: 'unknown' } : { kind: 'parameter', name, quoted });
-    return close + 1;
+    word.parts.push(/^[A-Za-z_][A-Za-z0-9_]*$/.test(inside) ? { kind: 'parameter', name: inside, quoted } : { kind: 'unknown' });
+    cursor.index = close + 1;
+    return;
   }
   const name = /^[A-Za-z_][A-Za-z0-9_]*|^[0-9@*#?$!-]/.exec(text.slice(start + 1))?.[0];
   if (name === undefined) {
-    parts.push({ kind: 'text', text: '$', quoted });
-    return start + 1;
+    addLiteral(word, { text: '$', quoted });
+    cursor.index = start + 1;
+    return;
   }
-  parts.push({ kind: 'parameter', name, quoted });
-  return start + 1 + name.length;
+  word.parts.push({ kind: 'parameter', name, quoted });
+  cursor.index = start + 1 + name.length;
 }
 
-function findClosing(text: string, start: number, closing: string): number {
-  for (let index = start; index < text.length; index += 1) {
-    if (text[index] === '\\' && closing !== "'") index += 1;
-    else if (text[index] === closing) return index;
+function findClosing(text: string, search: { readonly from: number; readonly closing: string }): number {
+  for (let index = search.from; index < text.length; index += 1) {
+    if (text[index] === '\\' && search.closing !== "'") index += 1;
+    else if (text[index] === search.closing) return index;
   }
   return text.length;
 }
@@ -175,8 +184,8 @@ function findParenthesisEnd(text: string, open: number): number {
   for (let index = open; index < text.length; index += 1) {
     const character = text[index];
     if (character === '\\') index += 1;
-    else if (character === "'") index = findClosing(text, index + 1, "'");
-    else if (character === '"') index = findClosing(text, index + 1, '"');
+    else if (character === "'") index = findClosing(text, { from: index + 1, closing: "'" });
+    else if (character === '"') index = findClosing(text, { from: index + 1, closing: '"' });
     else if (character === '(') depth += 1;
     else if (character === ')') {
       depth -= 1;
@@ -186,23 +195,24 @@ function findParenthesisEnd(text: string, open: number): number {
   return text.length;
 }
 
-function skipBlanks(text: string, start: number): number {
-  let index = start;
-  while (text[index] === ' ' || text[index] === '\t') index += 1;
+/** The index of the first character after blanks, without moving the cursor. */
+function skipBlanks(cursor: Cursor): number {
+  let index = cursor.index;
+  while (cursor.text[index] === ' ' || cursor.text[index] === '\t') index += 1;
   return index;
 }
 
-function skipHereDocuments(text: string, start: number, documents: readonly { delimiter: string; stripTabs: boolean }[]): number {
-  let index = start;
+/** Moves past the bodies of here-documents that start on the line just ended. */
+function skipHereDocuments(cursor: Cursor, documents: readonly HereDocument[]): void {
+  const { text } = cursor;
   for (const document of documents) {
     for (;;) {
-      if (index >= text.length) return text.length;
-      const lineEnd = text.indexOf('\n', index);
+      if (cursor.index >= text.length) return;
+      const lineEnd = text.indexOf('\n', cursor.index);
       const end = lineEnd === -1 ? text.length : lineEnd;
-      const line = text.slice(index, end);
-      index = end + 1;
+      const line = text.slice(cursor.index, end);
+      cursor.index = Math.min(end + 1, text.length);
       if ((document.stripTabs ? line.replace(/^\t+/, '') : line) === document.delimiter) break;
     }
   }
-  return Math.min(index, text.length);
 }

@@ -65,15 +65,15 @@ async function fetchPage(startUrl: string, context: ToolContext, limits: Limits)
     let closeConnection: () => Promise<void>;
     try {
       // The connection goes to the address just checked: a second DNS answer (rebinding) cannot move it.
-      const pinned = await fetchPinned(
+      const pinned = await fetchPinned({
         url,
-        {
+        init: {
           redirect: 'manual',
           signal,
           headers: { 'user-agent': 'echo-agent (web_fetch)', accept: 'text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1' },
         },
-        check.pinnedAddress,
-      );
+        pinnedAddress: check.pinnedAddress,
+      });
       response = pinned.response;
       closeConnection = pinned.close;
     } catch (error) {

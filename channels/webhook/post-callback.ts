@@ -36,9 +36,9 @@ export async function postCallback(input: CallbackRequest): Promise<Delivery> {
     if (!check.ok) return { ok: false, error: `the callback URL is refused: ${check.reason}`, retryable: false };
     const timestamp = String(Math.floor((input.now?.() ?? new Date()).getTime() / 1000));
     try {
-      const { response, close } = await fetchPinned(
-        input.url,
-        {
+      const { response, close } = await fetchPinned({
+        url: input.url,
+        init: {
           method: 'POST',
           headers: { 'content-type': 'application/json', 'x-echo-timestamp': timestamp, 'x-echo-signature': signBody(input.secret, timestamp, body) },
           body,
@@ -46,8 +46,8 @@ export async function postCallback(input: CallbackRequest): Promise<Delivery> {
           redirect: 'manual',
           signal: AbortSignal.timeout(input.policy.timeoutMs),
         },
-        check.pinnedAddress,
-      );
+        pinnedAddress: check.pinnedAddress,
+      });
       await response.body?.cancel().catch(() => undefined);
       await close();
       if (response.ok) return { ok: true };

@@ -12,7 +12,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * DNS resolution returns (DNS rebinding). TLS still verifies the certificate for the URL's host name.
  * Without a pinned address (IP literals, hosts the operator let through) it connects normally.
  */
-export async function fetchPinned(url: string, init: RequestInit, pinnedAddress: ResolvedAddress | undefined): Promise<PinnedResponse> {
+export async function fetchPinned(request: { readonly url: string; readonly init: RequestInit; readonly pinnedAddress: ResolvedAddress | undefined }): Promise<PinnedResponse> {
+  const { url, init, pinnedAddress } = request;
   const agent = new Agent({
     connect: pinnedAddress === undefined ? {} : { lookup: (_hostname: string, options: LookupOptions, callback: LookupCallback) => answerLookup(pinnedAddress, options, callback) },
   });
