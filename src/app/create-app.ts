@@ -1,18 +1,8 @@
-import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
-import { homedir, hostname, userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import {
-  builtinTools,
-  createExecTool,
-  createProcessGroupTracker,
-  defaultExecPath,
-  describeExecSandbox,
-  type ExecSandbox,
-  findExecutable,
-  isCatastrophicCommand,
-} from '../../tools/index.js';
+import { builtinTools, createExecTool, createProcessGroupTracker, describeExecSandbox, isCatastrophicCommand } from '../../tools/index.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import type { ModelPort } from '../agent/model-port.js';
@@ -46,6 +36,7 @@ import type { ChannelContext, WiredChannel } from './channel-context.js';
 import { createModel } from './create-model.js';
 import { channelToolSelection } from './channel-tool-selection.js';
 import { createOutbox } from './create-outbox.js';
+import { execSandboxFor } from './exec-sandbox-for.js';
 import { wireCli } from './wire-cli.js';
 import { wireCron } from './wire-cron.js';
 import { wireTelegram } from './wire-telegram.js';
@@ -291,20 +282,6 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     },
   };
   return { ok: true, app };
-}
-
-/** The sandbox exec runs commands in: bubblewrap hiding the agent's data, home and secret files, or none when configured off. */
-export function execSandboxFor(config: Config): ExecSandbox {
-  if (config.tools.sandbox === 'off') return { mode: 'off' };
-  const root = process.cwd();
-  const secretFiles = [join(root, '.env'), join(root, 'config', 'local.yaml')].filter((file) => existsSync(file));
-  return {
-    mode: 'bwrap',
-    bwrapPath: findExecutable('bwrap', `${config.tools.execPath}:${defaultExecPath}`),
-    network: config.tools.sandboxNetwork,
-    hiddenPaths: [resolve(config.storage.dataDir), homedir()],
-    hiddenFiles: secretFiles,
-  };
 }
 
 function localeOf(config: Config, channel: string): Locale {

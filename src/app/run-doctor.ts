@@ -14,7 +14,7 @@ import { describeConfig } from './doctor/describe-config.js';
 import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
 import { describeNodeVersion } from './doctor/describe-node-version.js';
 import { describeToolSets } from './doctor/describe-tool-sets.js';
-import { execSandboxFor } from './create-app.js';
+import { execSandboxFor } from './exec-sandbox-for.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import type { DoctorLine } from './doctor/doctor-line.js';
 import { doctorExitCode, formatDoctorReport } from './doctor/format-doctor-report.js';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { execSandboxFor } from '../../src/app/create-app.js';
+import { execSandboxFor } from '../../src/app/exec-sandbox-for.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import type { ToolContext } from '../../src/registry/tool-context.js';
 import { createExecTool } from '../../tools/exec-tool.js';
