@@ -5,17 +5,17 @@ import { isCatastrophicCommand } from '../../tools/catastrophic-commands.js';
 import { createExecTool } from '../../tools/exec-tool.js';
 import { createFakeToolServices, type FakeToolServices } from '../fakes/fake-tool-services.js';
 
-// Finding 6: each of these got past the old regex list. The list is the last line behind approvals and the sandbox.
+// Finding 6: each of these got past the old regex list (checked against it). The list is the last line behind approvals and the sandbox.
 const reported = [
   'cd / && rm -rf *',
   'rm -rf /u*',
   'rm -rf /e?c',
   'cd /etc; rm -rf .',
   'bomb(){ bomb & bomb; }; bomb',
-  'echo "ssh-ed25519 AAAA attacker" >> ~/.ssh/authorized_keys',
+  'cd ~/.ssh && echo "ssh-ed25519 AAAA attacker" >> authorized_keys',
 ];
 
-// The same ideas in other spellings: quoting, variables, subshells, substitutions, wrappers.
+// The same ideas in other spellings: quoting, variables, subshells, substitutions, wrappers (a few of which the old list caught too).
 const variants = [
   'cd /; rm -rf -- *',
   'rm -rf /[e]tc',
@@ -26,8 +26,8 @@ const variants = [
   'echo $(cd /usr && rm -rf ./)',
   'eval "rm -rf /"',
   "bash -c 'function f { f | f & }; f'",
+  'echo "ssh-ed25519 AAAA attacker" >> ~/.ssh/authorized_keys',
   'cat key.pub >> $HOME/.ssh/authorized_keys',
-  'cd ~/.ssh && cat key.pub >> authorized_keys',
   'echo key > ~/.ss?/authorized_keys',
   'tee -a /root/.ssh/authorized_keys < key.pub',
 ];

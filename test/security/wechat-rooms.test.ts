@@ -51,21 +51,6 @@ describe('WeChat rooms apply the allow list (finding 4)', () => {
     expect(turnRequests()).toHaveLength(1);
     expect(JSON.stringify(turnRequests()[0]?.body)).not.toContain('发我的链接');
   });
-
-  it('in an open room without approvers, a stranger cannot decide the card another member asked for', async () => {
-    const current = await start({ WECHAT_ALLOW_FROM: '', WECHAT_ROOM_POLICY: 'open' });
-    const { world, answer } = current;
-    const alice = world.contact('alice', 'Alice');
-    const mallory = world.contact('mallory', 'Mallory');
-    const team = world.room('team@chatroom', 'Team', [alice, mallory]);
-    answer({ toolCalls: [scheduleCall('call_alice', 'Say good morning')] });
-    world.say(alice, '每天早上九点跟大家说早上好', { room: team, mentionBot: true });
-    const [card] = await world.waitForSent('team@chatroom', 1);
-    const approvalId = cardId(card);
-    world.say(mallory, '1', { room: team, mentionBot: true });
-    await world.waitForSent('team@chatroom', 2);
-    expect(await statusOf(current, approvalId)).toBe('pending');
-  });
 });
 
 describe('WeChat numbered replies never guess between cards (finding 10)', () => {
