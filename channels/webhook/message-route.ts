@@ -139,7 +139,8 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     }
 
     const emit = options.emit();
-    options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait, keepOutcome: idempotencyKey !== undefined });
+    // Only a waited run with a key has replays that may ask for its outcome before the answer is stored.
+    options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait, keepOutcome: wait && idempotencyKey !== undefined });
     if (request.callbackUrl !== undefined) await options.chatCallbacks.remember(request.chatId, request.callbackUrl);
     const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now() })) : ({ accepted: false, reason: 'closed' } as const);
     if (!emitted.accepted) {
