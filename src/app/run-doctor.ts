@@ -12,6 +12,7 @@ import { checkWebhook, describeGatewayExposure } from './doctor/check-webhook.js
 import { checkWechat } from './doctor/check-wechat.js';
 import { describeConfig } from './doctor/describe-config.js';
 import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
+import { probeBubblewrap } from './doctor/probe-bubblewrap.js';
 import { describeNodeVersion } from './doctor/describe-node-version.js';
 import { describeToolSets } from './doctor/describe-tool-sets.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
@@ -49,6 +50,8 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     checkWechat(config.channels.wechat),
     checkWebhook(config.channels.webhook),
   ]);
+  const sandbox = execSandboxFor(config);
+  const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;
   const lines = [
     nodeLine,
     ...configLines,
@@ -60,7 +63,7 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     ...webhookLines,
     ...[describeGatewayExposure(config)].filter((line) => line !== undefined),
     ...describeToolSets(config, builtinTools.map((tool) => tool.name)),
-    describeExecSandboxLine(execSandboxFor(config), execOffered(config)),
+    describeExecSandboxLine({ sandbox, execOffered: execOffered(config), probe }),
   ];
   const exitCode = doctorExitCode(lines);
   write(lines, { json, secrets: collectSecrets(config), exitCode });
