@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../src/registry/define-tool.js';
+import { describeHardLink } from '../src/registry/describe-hard-link.js';
 import { resolveWorkspacePath } from '../src/registry/workspace-path.js';
 
 /** Largest file edit_file changes. */
@@ -34,6 +35,8 @@ export const editFileTool = defineTool({
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) return { ok: false, kind: 'business', error: `${call.path} is not a file.` };
+      const hardLink = describeHardLink(call.path, stats.nlink);
+      if (hardLink !== undefined) return { ok: false, kind: 'business', error: hardLink };
       if (stats.size > editFileSizeLimit) return { ok: false, kind: 'business', error: `${call.path} is too large to edit (${stats.size} bytes).` };
       const content = await handle.readFile('utf8');
       const first = content.indexOf(call.oldText);

@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { z } from 'zod';
 import { defineTool } from '../src/registry/define-tool.js';
 import type { ToolContext } from '../src/registry/tool-context.js';
 import type { ToolOutcome } from '../src/registry/tool-outcome.js';
 import { isCatastrophicCommand } from './catastrophic-commands.js';
+import { describeShellSyntaxError } from './check-shell-syntax.js';
+import { buildSandboxedCommand, type ExecSandbox, findExecutable, type SandboxedCommand } from './exec-sandbox.js';
+import { killProcessGroup, type ProcessGroupTracker } from './process-group-tracker.js';
 
 /** Characters of combined stdout and stderr the model sees. */
 export const execOutputLimit = 16_000;
@@ -21,6 +25,10 @@ const pipeGraceMs = 2_000;
 export type ExecToolOptions = {
   /** Candidate variables (for example PATH from config); filtered down to PATH, HOME, LANG and TZ. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** How commands are confined; default bubblewrap found on the default PATH, no network, nothing hidden. */
+  readonly sandbox?: ExecSandbox;
+  /** Where live process groups are registered, so the app kills them when it stops. */
+  readonly tracker?: ProcessGroupTracker;
 };
 
 const input = z.object({
@@ -36,12 +44,13 @@ const input = z.object({
 
 /** Creates the exec tool; `environment` supplies PATH, HOME, LANG or TZ when the defaults do not fit. */
 export function createExecTool(options: ExecToolOptions = {}) {
+  const sandbox: ExecSandbox = options.sandbox ?? { mode: 'bwrap', bwrapPath: findExecutable('bwrap', defaultExecPath), network: false, hiddenPaths: [] };
   return defineTool({
     name: 'exec',
     description:
       'Run a shell command in the workspace folder and return its combined output and exit code. Use it for builds, ' +
       'scripts, git and file inspection the file tools cannot do. Every call needs a person to approve it. Commands ' +
-      `run without secrets in their environment, are killed at their timeout, and output is cut at ${execOutputLimit} characters.`,
+      `run in a sandbox without secrets in their environment, are killed at their timeout, and output is cut at ${execOutputLimit} characters.`,
     input,
     risk: 'exec',
     approval: 'always',
@@ -49,9 +58,14 @@ export function createExecTool(options: ExecToolOptions = {}) {
     timeoutMs: 310_000,
     describeForApproval: (call) => `Run in the workspace (timeout ${call.timeoutSec ?? 30} s): ${call.command}`,
     execute: async (call, context) => {
-      const catastrophe = isCatastrophicCommand(call.command);
+      const syntaxError = await describeShellSyntaxError(call.command);
+      if (syntaxError !== undefined) return { ok: false, kind: 'business', error: syntaxError };
+      const catastrophe = isCatastrophicCommand(call.command, { workingDirectory: context.services.workspaceDir });
       if (catastrophe !== undefined) return { ok: false, kind: 'business', error: `This command is never run: ${catastrophe}` };
-      return runCommand(call.command, (call.timeoutSec ?? 30) * 1_000, buildEnvironment(options, context), context);
+      if (!existsSync(context.services.workspaceDir)) return { ok: false, kind: 'business', error: `The workspace folder ${context.services.workspaceDir} does not exist.` };
+      const built = buildSandboxedCommand({ sandbox, command: call.command, workspaceDir: context.services.workspaceDir });
+      if (!built.ok) return { ok: false, kind: 'business', error: built.error };
+      return runCommand({ command: built.command, timeoutMs: (call.timeoutSec ?? 30) * 1_000, environment: buildEnvironment(options, context), context, tracker: options.tracker });
     },
   });
 }
@@ -75,19 +89,30 @@ function buildEnvironment(options: ExecToolOptions, context: ToolContext): Recor
   return environment;
 }
 
-function runCommand(command: string, timeoutMs: number, environment: Record<string, string>, context: ToolContext): Promise<ToolOutcome> {
+type RunRequest = {
+  readonly command: SandboxedCommand;
+  readonly timeoutMs: number;
+  readonly environment: Record<string, string>;
+  readonly context: ToolContext;
+  readonly tracker?: ProcessGroupTracker;
+};
+
+function runCommand(request: RunRequest): Promise<ToolOutcome> {
+  const { command, timeoutMs, environment, context, tracker } = request;
   return new Promise((resolve) => {
     if (context.signal.aborted) {
       resolve({ ok: false, kind: 'infrastructure', error: 'The call was cancelled before the command started.' });
       return;
     }
-    // detached: the shell leads its own process group, so one kill reaches everything it started.
-    const child = spawn('/bin/sh', ['-c', command], {
+    // detached: the shell (or bwrap) leads its own process group, so one kill reaches everything it started.
+    const child = spawn(command.file, [...command.args], {
       cwd: context.services.workspaceDir,
       env: environment,
       detached: true,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const groupLeader = child.pid;
+    if (groupLeader !== undefined) tracker?.add(groupLeader);
     let output = '';
     let droppedCharacters = 0;
     let stopReason: 'timeout' | 'aborted' | undefined;
@@ -104,12 +129,7 @@ function runCommand(command: string, timeoutMs: number, environment: Record<stri
     child.stderr.setEncoding('utf8').on('data', collect);
 
     const killGroup = (): void => {
-      if (child.pid === undefined) return;
-      try {
-        process.kill(-child.pid, 'SIGKILL');
-      } catch {
-        // The group is already gone.
-      }
+      if (groupLeader !== undefined) killProcessGroup(groupLeader);
     };
     const finish = (): void => {
       if (settled) return;
@@ -118,6 +138,7 @@ function runCommand(command: string, timeoutMs: number, environment: Record<stri
       context.signal.removeEventListener('abort', onAbort);
       // Nothing a command started outlives the call.
       killGroup();
+      if (groupLeader !== undefined) tracker?.remove(groupLeader);
       resolve(describeRun({ output, droppedCharacters, stopReason, exit, timeoutMs }));
     };
     const stop = (reason: 'timeout' | 'aborted'): void => {
@@ -142,6 +163,7 @@ function runCommand(command: string, timeoutMs: number, environment: Record<stri
       finish();
     });
     child.on('error', (error) => {
+      if (groupLeader !== undefined) tracker?.remove(groupLeader);
       if (settled) return;
       settled = true;
       clearTimeout(timer);

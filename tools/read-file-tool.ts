@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { z } from 'zod';
 import { defineTool } from '../src/registry/define-tool.js';
+import { describeHardLink } from '../src/registry/describe-hard-link.js';
 import { resolveWorkspacePath } from '../src/registry/workspace-path.js';
 
 /** Bytes read_file returns when the call does not say. */
@@ -41,6 +42,8 @@ export const readFileTool = defineTool({
       const stats = await handle.stat();
       if (stats.isDirectory()) return { ok: false, kind: 'business', error: `${call.path} is a folder; use list_dir to see what it holds.` };
       if (!stats.isFile()) return { ok: false, kind: 'business', error: `${call.path} is not a regular file.` };
+      const hardLink = describeHardLink(call.path, stats.nlink);
+      if (hardLink !== undefined) return { ok: false, kind: 'business', error: hardLink };
       const buffer = Buffer.alloc(Math.min(limit, stats.size));
       const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
       const content = buffer.subarray(0, bytesRead);

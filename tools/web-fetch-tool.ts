@@ -1,5 +1,7 @@
+import type { Response } from 'undici';
 import { z } from 'zod';
 import { describeError } from '../src/errors/echo-error.js';
+import { fetchPinned } from '../src/policy/pinned-fetch.js';
 import { defineTool } from '../src/registry/define-tool.js';
 import type { ToolContext } from '../src/registry/tool-context.js';
 import type { ToolOutcome } from '../src/registry/tool-outcome.js';
@@ -60,12 +62,20 @@ async function fetchPage(startUrl: string, context: ToolContext, limits: Limits)
     const check = await context.services.checkUrl(url);
     if (!check.ok) return { ok: false, kind: 'business', error: `Refused to fetch ${url}: ${check.reason}` };
     let response: Response;
+    let closeConnection: () => Promise<void>;
     try {
-      response = await fetch(url, {
-        redirect: 'manual',
-        signal,
-        headers: { 'user-agent': 'echo-agent (web_fetch)', accept: 'text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1' },
+      // The connection goes to the address just checked: a second DNS answer (rebinding) cannot move it.
+      const pinned = await fetchPinned({
+        url,
+        init: {
+          redirect: 'manual',
+          signal,
+          headers: { 'user-agent': 'echo-agent (web_fetch)', accept: 'text/html, text/plain;q=0.9, application/json;q=0.8, */*;q=0.1' },
+        },
+        pinnedAddress: check.pinnedAddress,
       });
+      response = pinned.response;
+      closeConnection = pinned.close;
     } catch (error) {
       if (timeout.aborted) return { ok: false, kind: 'infrastructure', error: `Fetching ${url} timed out after ${limits.timeoutMs / 1_000} s.` };
       if (context.signal.aborted) return { ok: false, kind: 'infrastructure', error: 'The fetch was cancelled.' };
@@ -74,6 +84,7 @@ async function fetchPage(startUrl: string, context: ToolContext, limits: Limits)
     const location = response.headers.get('location');
     if (response.status >= 300 && response.status < 400 && location !== null) {
       await response.body?.cancel().catch(() => undefined);
+      await closeConnection().catch(() => undefined);
       if (redirects >= webFetchMaxRedirects) return { ok: false, kind: 'business', error: `${startUrl} redirected more than ${webFetchMaxRedirects} times.` };
       try {
         url = new URL(location, url).href;
@@ -88,6 +99,8 @@ async function fetchPage(startUrl: string, context: ToolContext, limits: Limits)
       if (timeout.aborted) return { ok: false, kind: 'infrastructure', error: `Reading ${url} timed out after ${limits.timeoutMs / 1_000} s.` };
       if (context.signal.aborted) return { ok: false, kind: 'infrastructure', error: 'The fetch was cancelled.' };
       return { ok: false, kind: 'infrastructure', error: `Reading ${url} failed: ${describeCause(error)}` };
+    } finally {
+      await closeConnection().catch(() => undefined);
     }
   }
 }

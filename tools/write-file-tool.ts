@@ -3,6 +3,7 @@ import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { defineTool } from '../src/registry/define-tool.js';
+import { describeHardLink } from '../src/registry/describe-hard-link.js';
 import { resolveWorkspacePath } from '../src/registry/workspace-path.js';
 
 /** write_file: creates or replaces a file in the workspace. */
@@ -24,9 +25,15 @@ export const writeFileTool = defineTool({
     try {
       await mkdir(path.dirname(resolved.path), { recursive: true });
       // O_NOFOLLOW: a link swapped in after the check is refused; O_NONBLOCK: a FIFO cannot hang the call.
-      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+      // No O_TRUNC: the file is truncated only after the hard-link check below.
+      const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_NOFOLLOW | constants.O_NONBLOCK;
       const handle = await open(resolved.path, flags, 0o644);
       try {
+        const stats = await handle.stat();
+        const hardLink = describeHardLink(call.path, stats.nlink);
+        if (hardLink !== undefined) return { ok: false, kind: 'business', error: hardLink };
+        if (!stats.isFile()) return { ok: false, kind: 'business', error: `${call.path} is not a regular file.` };
+        await handle.truncate(0);
         await handle.writeFile(call.content, 'utf8');
       } finally {
         await handle.close();

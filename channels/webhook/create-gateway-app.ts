@@ -1,3 +1,4 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa, { type Context } from 'koa';
 import type { HttpRoute } from '../../src/events/http-route.js';
@@ -12,6 +13,8 @@ export type GatewayAppOptions = {
   readonly logger: Logger;
   readonly metrics: GatewayMetrics;
   readonly health: () => Promise<HealthReport>;
+  /** When set, /metrics and the detailed /healthz answer only to `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
   /** POST /v1/messages; absent when no secret is configured. */
   readonly messageRoute?: (context: Context) => Promise<void>;
   /** Routes other channels mount (Telegram's webhook mode). */
@@ -22,7 +25,10 @@ export type GatewayAppOptions = {
 /** The path POST messages arrive on. */
 export const messagePath = '/v1/messages';
 
-/** Builds the koa app: /healthz, /metrics, /v1/messages and mounted routes; every error is JSON and no error stops the server. */
+/**
+ * Builds the koa app: /healthz, /metrics, /v1/messages and mounted routes; every error is JSON and no
+ * error stops the server. With a metrics token, /metrics needs it and /healthz without it says only `ok`.
+ */
 export function createGatewayApp(options: GatewayAppOptions): Koa {
   const app = new Koa();
   const router = new Router();
@@ -50,15 +56,23 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
     await handler(context);
   };
 
+  const authorized = (context: Context): boolean => options.metricsToken === undefined || bearerMatches(context.get('authorization'), options.metricsToken);
   router.get(
     '/healthz',
     named('/healthz', async (context) => {
-      context.body = await options.health();
+      const report = await options.health();
+      // Without the token: whether it is healthy, nothing about channels, accounts or the store's errors.
+      context.body = authorized(context) ? report : { status: report.status };
     }),
   );
   router.get(
     '/metrics',
     named('/metrics', async (context) => {
+      if (!authorized(context)) {
+        context.set('WWW-Authenticate', 'Bearer');
+        respondWithError(context, 401, 'unauthorized', 'Send Authorization: Bearer <WEBHOOK_METRICS_TOKEN>.');
+        return;
+      }
       context.type = options.metrics.contentType;
       context.body = await options.metrics.text();
     }),
@@ -87,6 +101,13 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;
+}
+
+/** Compares `Bearer <token>` in constant time (over hashes, so lengths leak nothing either). */
+function bearerMatches(header: string, token: string): boolean {
+  const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? '';
+  const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
+  return given !== '' && timingSafeEqual(digest(given), digest(token));
 }
 
 function flattenHeaders(headers: Context['headers']): Record<string, string | undefined> {

@@ -9,6 +9,7 @@ import { type IdempotencyStore, isValidIdempotencyKey, type StoredResponse } fro
 import { parseMessageRequest } from './message-request.js';
 import type { PendingRuns } from './pending-runs.js';
 import type { RateLimiter } from './rate-limiter.js';
+import type { SeenSignatures } from './seen-signatures.js';
 import type { JsonBody } from './read-json-body.js';
 import { defaultWebhookSenderId, requestToEvent } from './to-event.js';
 import { checkSignatureHeaders, verifySignature } from './verify-signature.js';
@@ -21,6 +22,13 @@ export type MessageRouteOptions = {
   readonly secret: string;
   readonly readBody: (context: Context) => Promise<JsonBody>;
   readonly rateLimiter: RateLimiter;
+  /** One bucket for all senders together: sender ids are chosen by the caller. */
+  readonly globalRateLimiter: RateLimiter;
+  readonly seenSignatures: SeenSignatures;
+  /** Also accept the legacy signing string `timestamp.body`. */
+  readonly acceptLegacySignature: boolean;
+  /** Refuses a callback URL that the network policy does not allow (checked again, pinned, when it is used). */
+  readonly checkCallbackUrl: (url: string) => Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
   readonly idempotency: IdempotencyStore;
   readonly pendingRuns: PendingRuns;
   readonly chatCallbacks: ChatCallbacks;
@@ -34,8 +42,10 @@ export type MessageRouteOptions = {
 
 /**
  * POST /v1/messages, in order: signature headers and timestamp (401) → JSON body up to the limit
- * (415, 413) → HMAC over the raw body (401) → JSON (400) → shape (422) → per-sender rate (429) →
- * Idempotency-Key (replay, or 422 for another body) → bus (503) → 202 at once, or the answer with `?wait=true`.
+ * (415, 413) → HMAC over timestamp, Idempotency-Key and raw body (401) → a signature seen before (409,
+ * unless it is a retry with the same key) → JSON (400) → shape (422) → callback URL policy (422) →
+ * per-sender and global rate (429) → Idempotency-Key (replay, or 422 for another body) → bus (503) →
+ * 202 at once, or the answer with `?wait=true`.
  */
 export function createMessageRoute(options: MessageRouteOptions): (context: Context) => Promise<void> {
   return async (context) => {
@@ -55,11 +65,19 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
       return;
     }
     const rawBody = read.rawBody;
+    const idempotencyKey = context.get('idempotency-key') || undefined;
     // Nothing about the body is said to a caller who cannot sign it.
-    const verified = rawBody === undefined ? undefined : verifySignature({ secret: options.secret, timestamp, signature, rawBody });
+    const verified = rawBody === undefined ? undefined : verifySignature({ secret: options.secret, timestamp, signature, rawBody, idempotencyKey, acceptLegacy: options.acceptLegacySignature });
     if (verified !== undefined && !verified.ok) {
       respondWithError(context, 401, verified.code, verified.message);
       return;
+    }
+    if (verified !== undefined) {
+      const sighting = await options.seenSignatures.sight({ digest: verified.digest, idempotencyKey });
+      if (sighting === 'replay') {
+        respondWithError(context, 409, 'request-replayed', 'This signature was already used: sign each request anew (a retry must carry the same Idempotency-Key).');
+        return;
+      }
     }
     if (!read.ok || rawBody === undefined) {
       respondWithError(context, 400, 'json-malformed', read.ok ? 'The body could not be read.' : read.message);
@@ -76,15 +94,27 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
       respondWithError(context, 403, 'command-not-allowed', `/${command.name} cannot be sent through the webhook: approvals are decided by people in a chat channel.`);
       return;
     }
-    const idempotencyKey = context.get('idempotency-key') || undefined;
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
       respondWithError(context, 400, 'idempotency-key-invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.');
       return;
+    }
+    if (request.callbackUrl !== undefined) {
+      const allowed = await options.checkCallbackUrl(request.callbackUrl);
+      if (!allowed.ok) {
+        respondWithError(context, 422, 'callback-url-refused', `callbackUrl is refused: ${allowed.reason}`, [{ path: 'callbackUrl', message: allowed.reason }]);
+        return;
+      }
     }
     const limited = options.rateLimiter.take(request.senderId ?? defaultWebhookSenderId);
     if (!limited.ok) {
       context.set('Retry-After', String(limited.retryAfterSeconds));
       respondWithError(context, 429, 'rate-limited', `Too many messages from this sender; retry in ${limited.retryAfterSeconds} s.`);
+      return;
+    }
+    const limitedOverall = options.globalRateLimiter.take('all senders');
+    if (!limitedOverall.ok) {
+      context.set('Retry-After', String(limitedOverall.retryAfterSeconds));
+      respondWithError(context, 429, 'rate-limited', `Too many messages to this gateway; retry in ${limitedOverall.retryAfterSeconds} s.`);
       return;
     }
     const wait = context.query.wait === 'true' || context.query.wait === '1';
@@ -101,7 +131,7 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
           answer(context, claim.response);
           return;
         case 'running':
-          answer(context, wait && options.pendingRuns.get(claim.runId) ? await waitForOutcome(claim.runId, false) : { status: 202, body: { runId: claim.runId } });
+          answer(context, wait ? await waitForReplay(idempotencyKey, rawBody, claim.runId) : { status: 202, body: { runId: claim.runId } });
           return;
         case 'new':
           break;
@@ -109,7 +139,8 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     }
 
     const emit = options.emit();
-    options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait });
+    // Only a waited run with a key has replays that may ask for its outcome before the answer is stored.
+    options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait, keepOutcome: wait && idempotencyKey !== undefined });
     if (request.callbackUrl !== undefined) await options.chatCallbacks.remember(request.chatId, request.callbackUrl);
     const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now() })) : ({ accepted: false, reason: 'closed' } as const);
     if (!emitted.accepted) {
@@ -129,9 +160,20 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
       });
     }
     const response = wait ? await waitForOutcome(runId, true) : { status: 202, body: { runId } };
-    if (idempotencyKey !== undefined) await options.idempotency.answer(idempotencyKey, response);
+    if (idempotencyKey !== undefined) {
+      await options.idempotency.answer(idempotencyKey, response);
+      // Replays now read the stored answer: the run's outcome need not stay in memory.
+      if (response.status === 200) options.pendingRuns.forget(runId);
+    }
     answer(context, response);
   };
+
+  /** A replay of a running request: wait with it, or, when its answer was just stored and freed, read that. */
+  async function waitForReplay(idempotencyKey: string, rawBody: string, runId: string): Promise<StoredResponse> {
+    if (options.pendingRuns.get(runId)) return waitForOutcome(runId, false);
+    const again = await options.idempotency.claim({ key: idempotencyKey, rawBody, runId, now: options.now() });
+    return again.kind === 'answered' ? again.response : { status: 202, body: { runId } };
+  }
 
   async function waitForOutcome(runId: string, isFirst: boolean): Promise<StoredResponse> {
     const outcome = await options.pendingRuns.wait(runId, options.waitTimeoutMs);

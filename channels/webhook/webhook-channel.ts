@@ -6,6 +6,7 @@ import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import { createUrlChecker } from '../../src/policy/network-policy.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
 import type { Telemetry } from '../../src/telemetry/telemetry.js';
 import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
@@ -19,6 +20,13 @@ import { type CallbackPolicy, defaultCallbackPolicy, postCallback } from './post
 import { createRateLimiter } from './rate-limiter.js';
 import { createJsonBodyReader } from './read-json-body.js';
 import { renderCallback } from './render.js';
+import { createSeenSignatures, type SeenSignature } from './seen-signatures.js';
+
+/** Messages per minute from all senders together, when the config says nothing. */
+export const defaultGlobalRatePerMinute = 600;
+
+/** How many runs, and how much answer text, the gateway keeps for requests still waiting. */
+export const defaultPendingRunLimits = { maxRuns: 10_000, maxBytes: 16 * 1024 * 1024 } as const;
 
 /** Largest accepted body: 1 MiB. */
 export const defaultBodyLimitBytes = 1024 * 1024;
@@ -32,6 +40,16 @@ export type WebhookChannelOptions = {
   readonly secret?: string;
   readonly waitTimeoutMs: number;
   readonly ratePerMinute: number;
+  /** Messages per minute from all senders together; default 600. */
+  readonly globalRatePerMinute?: number;
+  /** Also accept requests signed over the legacy string `timestamp.body`. */
+  readonly acceptLegacySignature?: boolean;
+  /** Hosts callbacks may reach although they are not public addresses. */
+  readonly callbackAllowHosts?: readonly string[];
+  /** When set, /metrics and the detailed /healthz need `Authorization: Bearer <token>`. */
+  readonly metricsToken?: string;
+  /** Bounds of the table of runs whose answer is awaited; defaults 10 000 runs and 16 MiB of kept text. */
+  readonly pendingRunLimits?: { readonly maxRuns: number; readonly maxBytes: number };
   readonly bodyLimitBytes?: number;
   readonly store: Store;
   readonly bus: Pick<MessageBus, 'stats'>;
@@ -59,7 +77,11 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
   const now = options.now ?? (() => new Date());
   const secret = options.secret !== undefined && options.secret !== '' ? options.secret : undefined;
   const callbackPolicy = options.callbackPolicy ?? defaultCallbackPolicy;
-  const pendingRuns = createPendingRuns({ maxAgeMs: options.waitTimeoutMs + 60 * 60_000 });
+  const pendingRuns = createPendingRuns({ maxAgeMs: options.waitTimeoutMs + 60 * 60_000, ...(options.pendingRunLimits ?? defaultPendingRunLimits) });
+  // Callbacks follow the same network policy as web_fetch: public addresses only, unless the operator lets a host through.
+  const callbackChecker = createUrlChecker({ mode: 'public-only', allowHosts: options.callbackAllowHosts ?? [] });
+  const testCallbackChecker = createUrlChecker({ mode: 'allow' });
+  const checkCallbackUrl = (url: string) => (allowHttpCallbacks ? testCallbackChecker(url) : callbackChecker(url));
   const chatCallbacks = createChatCallbacks(options.store.namespace<string>('webhook-callbacks'));
   const readBody = createJsonBodyReader({ limitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes });
   let allowHttpCallbacks = false;
@@ -77,6 +99,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
     const startedAt = now();
     const app = createGatewayApp({
       logger: options.logger,
+      metricsToken: options.metricsToken,
       metrics,
       readBody,
       routes,
@@ -88,6 +111,10 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
               secret,
               readBody,
               rateLimiter: createRateLimiter({ perMinute: options.ratePerMinute, now }),
+              globalRateLimiter: createRateLimiter({ perMinute: options.globalRatePerMinute ?? defaultGlobalRatePerMinute, now }),
+              seenSignatures: createSeenSignatures(options.store.namespace<SeenSignature>('webhook-signatures')),
+              acceptLegacySignature: options.acceptLegacySignature ?? false,
+              checkCallbackUrl,
               idempotency: createIdempotencyStore(options.store.namespace<IdempotencyRecord>('webhook-idempotency')),
               pendingRuns,
               chatCallbacks,
@@ -137,7 +164,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       return { ok: false, error: `Webhook chat "${chatId}" has no callback URL and no request is waiting for its answer.`, retryable: false };
     }
     if (secret === undefined) return { ok: false, error: 'Callbacks are signed with WEBHOOK_SECRET, which is not set.', retryable: false };
-    const delivery = await postCallback({ url, secret, payload, policy: callbackPolicy, now });
+    const delivery = await postCallback({ url, secret, payload, policy: callbackPolicy, checkUrl: checkCallbackUrl, now });
     if (!delivery.ok) options.logger.warn({ chatId, error: delivery.error }, 'webhook callback failed');
     return delivery;
   }

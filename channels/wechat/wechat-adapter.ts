@@ -23,8 +23,15 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
         logger.warn('WeChat is on, but WECHAT_ALLOW_FROM and channels.wechat.rooms are empty: nobody reaches the model');
       }
       const approversOutside = settings.approvers.filter((id) => !settings.allowFrom.includes(id));
-      if (approversOutside.length > 0) {
-        logger.warn({ approvers: approversOutside }, 'WeChat approvers not in WECHAT_ALLOW_FROM can decide cards only where they reach the bot (allowed rooms)');
+      if (approversOutside.length > 0 && settings.roomPolicy !== 'open') {
+        logger.warn({ approvers: approversOutside }, 'WeChat approvers not in WECHAT_ALLOW_FROM never reach the bot, so they cannot decide cards');
+      }
+      if (settings.roomPolicy === 'open' && settings.rooms.length > 0) {
+        logger.warn(
+          settings.approvers.length === 0
+            ? 'WECHAT_ROOM_POLICY=open: any member of a listed room reaches the model, and with no WECHAT_APPROVERS each requester approves their own calls'
+            : 'WECHAT_ROOM_POLICY=open: any member of a listed room reaches the model',
+        );
       }
       const channel = createWechatChannel({
         settings,

@@ -5,14 +5,13 @@ import { answerQuestion, resolveAnswer } from './answer-question.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
 import { handleCommand } from './handle-command.js';
+import { parseNumberedReply, pickNumberedApproval } from './pick-numbered-approval.js';
 import { resumeSettledTurns, resumeTurn } from './resume-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { runAndDeliver } from './turn-flow.js';
 import type { TurnScope } from './turn-scope.js';
 
 const approvalChoices: readonly string[] = ['once', 'session', 'always', 'deny'];
-/** Numbered replies to the newest card in a chat, for channels without buttons (WeChat, terminal). */
-const numberedChoices: Readonly<Record<string, ApprovalChoice>> = { '1': 'once', '2': 'always', '3': 'deny' };
 
 /** The agent: turns inbound events into turns, decisions, answers and resumptions. */
 export interface AgentRuntime {
@@ -51,11 +50,15 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       }
     }
 
-    const numberedChoice = numbered.has(event.channel) ? numberedChoices[event.text.trim()] : undefined;
-    if (numberedChoice) {
-      const latest = await deps.approvals.latestPendingIn({ channel: event.channel, chatId: event.chatId });
-      if (latest) {
-        await decideApproval(deps, { approvalId: latest.id, choice: numberedChoice, deciderId: event.sender.id, deciderName: event.sender.displayName, replyTarget });
+    const numberedReply = numbered.has(event.channel) ? parseNumberedReply(event.text) : undefined;
+    if (numberedReply) {
+      const pick = await pickNumberedApproval(deps.approvals, { reply: numberedReply, chat: { channel: event.channel, chatId: event.chatId }, senderId: event.sender.id });
+      if (pick.kind === 'decide') {
+        await decideApproval(deps, { approvalId: pick.approvalId, choice: numberedReply.choice, deciderId: event.sender.id, deciderName: event.sender.displayName, replyTarget });
+        return;
+      }
+      if (pick.kind === 'ambiguous') {
+        await deps.outbox.send({ type: 'reply', target: replyTarget, text: deps.messagesFor(event.channel).numberedReplyAmbiguous(pick.approvalIds), kind: 'final', causationId: event.id });
         return;
       }
     }

@@ -1,7 +1,8 @@
+import { mkdir } from 'node:fs/promises';
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import { builtinTools, createExecTool, isCatastrophicCommand } from '../../tools/index.js';
+import { builtinTools, createExecTool, createProcessGroupTracker, describeExecSandbox, isCatastrophicCommand } from '../../tools/index.js';
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import type { ModelPort } from '../model/model-port.js';
@@ -43,6 +44,7 @@ import { builtinChannels } from './builtin-channels.js';
 import type { AppMode, ChannelAdapter } from './channel-adapter.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
+import { execSandboxFor } from './exec-sandbox-for.js';
 import { wireCron } from './wire-cron.js';
 
 export type { AppMode } from './channel-adapter.js';
@@ -94,6 +96,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
 
+  const workspaceDir = config.tools.workspaceDir ?? join(config.storage.dataDir, 'workspace');
+  // File tools and exec work in the workspace: it exists from the first start on.
+  await mkdir(workspaceDir, { recursive: true });
   const store = await createStore({
     url: config.storage.url,
     dataDir: config.storage.dataDir,
@@ -139,8 +144,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'), {
     sessionTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
   });
-  const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command) : undefined)];
-  const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), createExecTool({ environment: { PATH: config.tools.execPath } }), ...(options.extraTools ?? [])];
+  const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command, { workingDirectory: workspaceDir }) : undefined)];
+  // Every process a tool starts is tracked, so stop() can kill what is still running.
+  const processGroups = createProcessGroupTracker();
+  const sandbox = execSandboxFor(config);
+  const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups });
+  const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({
     tools,
     audit,
@@ -183,7 +192,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     sendMessage: (text) => outbox.send({ type: 'reply', target: input.target, text, kind: 'message' }),
     scheduler: cron.scheduler,
     history: () => history.load(input.sessionKey),
-    workspaceDir: config.tools.workspaceDir ?? join(config.storage.dataDir, 'workspace'),
+    workspaceDir,
     checkUrl,
     now,
     timezone: config.agent.timezone,
@@ -269,6 +278,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   }
   const terminalEnded = wired.flatMap((item) => (item.on && item.finished ? [item.finished] : []))[0];
   const firstChannel = adapters[0]?.name ?? '';
+  if (adapters.some((adapter) => visibleToolsFor(adapter.name).has('exec'))) logger.info(`exec sandbox: ${describeExecSandbox(sandbox)}`);
   const startupLines = [
     `model: ${modelResult.names.join(' → ')}`,
     `store: ${store.description}`,
@@ -315,6 +325,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     async stop(graceMs = 10_000) {
       clearInterval(sweeper);
       clearInterval(purger);
+      // Tools stop with the process: running commands are killed first, so their turns end now, not at their timeout.
+      const killed = processGroups.killAll();
+      if (killed > 0) logger.info({ killed }, 'killed running tool processes');
       const result = await bus.drain(graceMs);
       for (const channel of [...channels.values()].reverse()) {
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));

@@ -8,11 +8,15 @@ import { checkDataFolder } from './doctor/check-data-folder.js';
 import { checkModelEndpoints } from './doctor/check-model-endpoints.js';
 import { checkStore } from './doctor/check-store.js';
 import { checkTelegram } from './doctor/check-telegram.js';
-import { checkWebhook } from './doctor/check-webhook.js';
+import { checkWebhook, describeGatewayExposure } from './doctor/check-webhook.js';
 import { checkWechat } from './doctor/check-wechat.js';
 import { describeConfig } from './doctor/describe-config.js';
+import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
+import { probeBubblewrap } from './doctor/probe-bubblewrap.js';
 import { describeNodeVersion } from './doctor/describe-node-version.js';
 import { describeToolSets } from './doctor/describe-tool-sets.js';
+import { execSandboxFor } from './exec-sandbox-for.js';
+import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import type { DoctorLine } from './doctor/doctor-line.js';
 import { doctorExitCode, formatDoctorReport } from './doctor/format-doctor-report.js';
 import type { ParsedArguments } from './parse-arguments.js';
@@ -46,6 +50,8 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     checkWechat(config.channels.wechat),
     checkWebhook(config.channels.webhook),
   ]);
+  const sandbox = execSandboxFor(config);
+  const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;
   const lines = [
     nodeLine,
     ...configLines,
@@ -55,7 +61,9 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     ...telegramLines,
     ...wechatLines,
     ...webhookLines,
+    ...[describeGatewayExposure(config)].filter((line) => line !== undefined),
     ...describeToolSets(config, builtinTools.map((tool) => tool.name)),
+    describeExecSandboxLine({ sandbox, execOffered: execOffered(config), probe }),
   ];
   const exitCode = doctorExitCode(lines);
   write(lines, { json, secrets: collectSecrets(config), exitCode });
@@ -65,6 +73,13 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     setTimeout(() => process.exit(), 500).unref();
   }
   return exitCode;
+}
+
+/** Whether any channel (or the terminal and schedules) offers the exec tool. */
+function execOffered(config: Parameters<typeof execSandboxFor>[0]): boolean {
+  const names = builtinTools.map((tool) => tool.name);
+  const { telegram, wechat, webhook } = config.channels;
+  return [undefined, telegram.tools, wechat.tools, webhook.tools].some((channel) => resolveToolSet({ global: config.tools, channel }, names).names.has('exec'));
 }
 
 function write(lines: readonly DoctorLine[], options: { readonly json: boolean; readonly secrets: readonly string[]; readonly exitCode: number; readonly summary?: string }): void {

@@ -9,6 +9,7 @@ export function collectSecrets(config: Config): string[] {
     config.channels.telegram.webhookSecret,
     config.channels.wechat.puppetToken,
     config.channels.webhook.secret,
+    config.channels.webhook.metricsToken,
     ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
   ];
   // Very short values would scrub ordinary words out of log lines; real secrets are longer.

@@ -50,6 +50,10 @@ const wechatSchema = z.strictObject({
   allowFrom: commaList.default([]).describe('Contact ids or aliases that reach the model.'),
   approvers: commaList.default([]).describe('Contact ids that may decide approvals.'),
   rooms: commaList.default([]).describe('Room ids the bot answers in (when mentioned).'),
+  roomPolicy: z
+    .enum(['allow-list', 'open'])
+    .default('allow-list')
+    .describe('allow-list: in rooms too, only members in allowFrom reach the model. open: any member of a listed room (with approvers set).'),
   locale: z.enum(['zh-CN', 'en']).default('zh-CN').describe('Language of WeChat messages.'),
   splitAt: z.coerce.number().int().min(200).default(2000).describe('Longest single message.'),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
@@ -61,6 +65,12 @@ const webhookSchema = z.strictObject({
   secret: optionalText.describe('HMAC secret; without it POST /v1/messages is off.'),
   waitTimeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest ?wait=true hold.'),
   ratePerMinute: z.coerce.number().int().positive().default(60).describe('Messages per sender per minute.'),
+  globalRatePerMinute: z.coerce.number().int().positive().default(600).describe('Messages per minute from all senders together (sender ids are chosen by callers).'),
+  legacySignature: flexibleBoolean
+    .default(false)
+    .describe('Also accept requests signed over the old string timestamp.body (without the Idempotency-Key); for migrating callers only.'),
+  callbackAllowHosts: commaList.default([]).describe('Hosts callbacks may reach although they are not public addresses (an internal receiver).'),
+  metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for webhook turns.'),
 });
 
@@ -116,6 +126,11 @@ export const configSchema = z.strictObject({
       network: z.enum(['public-only', 'allow', 'deny']).default('public-only').describe('Which addresses web tools may reach.'),
       allowHosts: commaList.default([]).describe('Hosts let through the network policy anyway.'),
       execPath: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to commands the exec tool runs.'),
+      sandbox: z
+        .enum(['bwrap', 'off'])
+        .default('bwrap')
+        .describe('bwrap: exec runs commands in bubblewrap and is refused when bwrap is missing. off: commands run unsandboxed (explicit opt-out).'),
+      sandboxNetwork: flexibleBoolean.default(false).describe('Let sandboxed commands use the network (default: no network).'),
       workspaceDir: optionalText.describe('Folder file tools and exec are confined to (default <dataDir>/workspace).'),
       credentials: z.record(z.string(), z.record(z.string(), z.string())).default({}).describe('Per-tool credentials.'),
       capabilityRules: z.record(z.string(), z.enum(['allow', 'deny', 'ask'])).default({}).describe('Per-capability rule, e.g. network.outbound: ask.'),

@@ -48,6 +48,8 @@ export type Messages = {
   readonly usageApprove: string;
   readonly usageDeny: string;
   readonly numberedReplyHint: (id: string) => string;
+  /** Several cards wait for this person in this chat: a bare number would have to guess, so name the card. */
+  readonly numberedReplyAmbiguous: (ids: readonly string[]) => string;
   readonly questionHint: string;
   readonly answerRecorded: (option: string) => string;
   readonly questionNotFound: string;
@@ -127,6 +129,7 @@ const en: Messages = {
   usageApprove: 'Usage: /approve <id> [once|session|always]',
   usageDeny: 'Usage: /deny <id> [reason]',
   numberedReplyHint: (id) => `Reply 1 approve once · 2 always allow · 3 deny (id ${id})`,
+  numberedReplyAmbiguous: (ids) => `${ids.length} approvals are waiting for you here; reply with the number and the id, for example "1 ${ids[0] ?? ''}". Waiting: ${ids.join(', ')}.`,
   questionHint: 'Reply with the number of your answer.',
   answerRecorded: (option) => `Answer: ${option}`,
   questionNotFound: 'That question is no longer open.',
@@ -202,6 +205,7 @@ const zhCN: Messages = {
   usageApprove: '用法：/approve <id> [once|session|always]',
   usageDeny: '用法：/deny <id> [原因]',
   numberedReplyHint: (id) => `回复 1 批准一次 · 2 总是允许 · 3 拒绝（编号 ${id}）`,
+  numberedReplyAmbiguous: (ids) => `有 ${ids.length} 个待你批准的请求，请回复数字加编号，例如「1 ${ids[0] ?? ''}」。待批准：${ids.join('、')}。`,
   questionHint: '请回复选项编号。',
   answerRecorded: (option) => `回答：${option}`,
   questionNotFound: '这个问题已经关闭。',

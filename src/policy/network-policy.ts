@@ -12,8 +12,11 @@ export type ResolvedAddress = { readonly address: string; readonly family: numbe
 /** Resolves a host name to all its addresses; injectable so tests need no DNS. */
 export type HostLookup = (hostname: string) => Promise<readonly ResolvedAddress[]>;
 
-/** Says whether a URL may be fetched under the network policy (checked after DNS resolution). */
-export type UrlCheck = { readonly ok: true } | { readonly ok: false; readonly reason: string };
+/**
+ * Says whether a URL may be fetched under the network policy (checked after DNS resolution); when
+ * allowed after a check of resolved addresses, the address to connect to (so a second lookup cannot change it).
+ */
+export type UrlCheck = { readonly ok: true; readonly pinnedAddress?: { readonly address: string; readonly family: number } } | { readonly ok: false; readonly reason: string };
 
 /** How the URL checker decides. */
 export type UrlCheckerOptions = {
@@ -72,10 +75,13 @@ export function createUrlChecker(options: UrlCheckerOptions): UrlChecker {
       return refuse(`The host ${host} could not be resolved (${describeError(error)}).`);
     }
     if (addresses.length === 0) return refuse(`The host ${host} did not resolve to any address.`);
-    return checkAddresses(
+    const checked = checkAddresses(
       host,
       addresses.map((entry) => entry.address),
     );
+    // The connection goes to this checked address, never to what a second resolution answers.
+    const first = addresses[0];
+    return checked.ok && first !== undefined ? { ok: true, pinnedAddress: { address: first.address, family: first.family } } : checked;
   };
 }
 

@@ -7,6 +7,7 @@ import type { BenchReport, Figure } from './bench-report.js';
 import { roundTo } from './bench-statistics.js';
 import { describeMachine } from './describe-machine.js';
 import { formatReport } from './format-report.js';
+import { runExecBench } from './exec-bench.js';
 import { runSessionsMemoryBench } from './memory-bench.js';
 import { runPipelineBench } from './pipeline-bench.js';
 import { runRegistryBench } from './registry-bench.js';
@@ -66,6 +67,15 @@ if (registry) {
   details['registry.microsPerCallResumedTurn'] = round(registry.microsPerCallResumedTurn, 1);
   details['registry.microsPerCallWithoutReplayGuard'] = round(registry.microsPerCallWithoutReplayGuard, 1);
   notes.push(`registry.microsPerCall: a side-effect no-op tool, calls one after another for ${plan.registryMs} ms per run, ${runsNote(plan.runs)}; in a fresh turn, as the runtime runs most calls: the replay guard looks in memory and records to SQLite. microsPerCallResumedTurn: the same in a turn resumed from the store, where the guard also reads SQLite. microsPerCallWithoutReplayGuard: the same tool without side effects.`);
+}
+
+const exec = await attempt('exec sandbox (exec of `true`, bwrap on and off)', () => runExecBench({ calls: quick ? 30 : 100, warmup: 10 }));
+if (exec) {
+  details['exec.toolUnsandboxedMedianMs'] = round(exec.toolUnsandboxedMs);
+  details['exec.toolBwrapMedianMs'] = round(exec.toolBwrapMs);
+  details['exec.spawnShellMedianMs'] = round(exec.spawnShellMs);
+  details['exec.spawnBwrapMedianMs'] = round(exec.spawnBwrapMs);
+  notes.push('exec.*: median ms per exec of `true` through the exec tool (POSIX syntax check, deny-list, spawn, wait) with tools.sandbox off and with bwrap, and the bare spawns of /bin/sh -c true and bwrap ... /bin/sh -c true.');
 }
 
 const pipeline = await attempt('pipeline (bus, agent loop, registry, store; instant model)', () =>

@@ -15,9 +15,14 @@ export function gatewayOf(app: App): { readonly channel: WebhookChannel; readonl
   return { channel, baseUrl: `http://${address.host}:${address.port}` };
 }
 
-/** The signature a client computes, independently of the server's code: sha256=<hex HMAC(secret, "ts.body")>. */
+/** The signature of a callback the agent sends, computed independently of the server's code: sha256=<hex HMAC(secret, "ts.body")>. */
 export function signForTest(secret: string, timestamp: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+/** The signature a client computes for a request: sha256=<hex HMAC(secret, "ts.idempotencyKey.body")>, the key empty when there is none. */
+export function signRequestForTest(secret: string, timestamp: string, body: string, idempotencyKey = ''): string {
+  return `sha256=${createHmac('sha256', secret).update(`${timestamp}.${idempotencyKey}.${body}`).digest('hex')}`;
 }
 
 /** POSTs a body to the gateway, signed unless told otherwise. */
@@ -39,7 +44,8 @@ export async function postSigned(input: {
   const headers: Record<string, string> = { 'content-type': input.contentType ?? 'application/json', ...input.headers };
   if (input.signature !== null) {
     headers['x-echo-timestamp'] = timestamp;
-    headers['x-echo-signature'] = input.signature ?? signForTest(input.secret, timestamp, text);
+    const idempotencyKey = Object.entries(headers).find(([name]) => name.toLowerCase() === 'idempotency-key')?.[1];
+    headers['x-echo-signature'] = input.signature ?? signRequestForTest(input.secret, timestamp, text, idempotencyKey);
   }
   const response = await fetch(`${input.baseUrl}${input.path ?? '/v1/messages'}${input.query ?? ''}`, { method: 'POST', headers, body: text });
   return read(response);

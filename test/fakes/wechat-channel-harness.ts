@@ -58,6 +58,7 @@ export async function startWechatChannelHarness(options: HarnessOptions = {}): P
     allowFrom: ['alice'],
     approvers: [],
     rooms: ['team@chatroom'],
+    roomPolicy: 'allow-list',
     locale: 'zh-CN',
     splitAt: 2000,
     ...options.settings,

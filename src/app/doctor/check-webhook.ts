@@ -15,6 +15,19 @@ export function describeWebhookMessages(settings: WebhookSettings): DoctorLine {
   return doctorLine('ok', 'webhook', 'POST /v1/messages on (requests must be signed with WEBHOOK_SECRET)');
 }
 
+/**
+ * A gateway reachable from other machines (a public WEBHOOK_HOST, or Telegram's webhook mode behind a
+ * proxy) also serves /metrics and /healthz: without WEBHOOK_METRICS_TOKEN they tell anyone about the
+ * channels (and the WeChat account name). Pure.
+ */
+export function describeGatewayExposure(config: Config): DoctorLine | undefined {
+  const settings = config.channels.webhook;
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(settings.host);
+  const telegramWebhook = config.channels.telegram.token !== undefined && config.channels.telegram.mode === 'webhook';
+  if ((loopback && !telegramWebhook) || settings.metricsToken !== undefined) return undefined;
+  return doctorLine('warn', 'webhook', 'the gateway is reachable from outside: set WEBHOOK_METRICS_TOKEN so /metrics and the detailed /healthz need a bearer token, and proxy only the paths you publish');
+}
+
 /** Whether the gateway (/healthz, /metrics, and messages when on) can listen where it is configured to. Pure. */
 export function describeListen(probe: ListenProbe, settings: WebhookSettings): DoctorLine {
   const where = `${settings.host}:${settings.port}`;

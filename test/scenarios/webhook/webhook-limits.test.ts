@@ -37,7 +37,12 @@ async function startWith(yaml: string) {
 describe('webhook limits', () => {
   it('429 past the per-sender rate, with Retry-After; other senders still pass', async () => {
     const { baseUrl } = await startWith('channels:\n  webhook:\n    ratePerMinute: 2\n');
-    const send = (senderId: string) => postSigned({ baseUrl, secret, body: { chatId: `rate-${senderId}`, senderId, text: 'hi' } });
+    let sent = 0;
+    // Each message is its own request (another body): an identical one would be refused as a replay.
+    const send = (senderId: string) => {
+      sent += 1;
+      return postSigned({ baseUrl, secret, body: { chatId: `rate-${senderId}`, senderId, text: `hi ${sent}` } });
+    };
     expect((await send('busy-sender')).status).toBe(202);
     expect((await send('busy-sender')).status).toBe(202);
     const limited = await send('busy-sender');

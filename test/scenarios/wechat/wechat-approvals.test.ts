@@ -87,7 +87,7 @@ describe('WeChat approvals by numbered reply', () => {
 
   it('in a room, the card asks for an @mention, and "@bot 1" from the requester approves it', async () => {
     scenario = await startWechatScenario({
-      environment: { WECHAT_ALLOW_FROM: 'alice' },
+      environment: { WECHAT_ALLOW_FROM: 'alice,bob' },
       configYaml: 'channels:\n  wechat:\n    rooms: [team@chatroom]\n',
     });
     const { world, answer, turnRequests } = scenario;
@@ -105,5 +105,24 @@ describe('WeChat approvals by numbered reply', () => {
     expect(sent[1]).toMatch(new RegExp(`^审批 ${approvalId}：Bob 于 \\d{2}:\\d{2} \\(UTC\\) 批准$`));
     expect(sent[2]).toBe('已创建。');
     expect(turnRequests()).toHaveLength(2);
+  });
+
+  it('with WECHAT_ROOM_POLICY=open and no approvers, any member reaches the model, but only the requester decides the card', async () => {
+    scenario = await startWechatScenario({
+      environment: { WECHAT_ALLOW_FROM: '', WECHAT_ROOM_POLICY: 'open' },
+      configYaml: 'channels:\n  wechat:\n    rooms: [team@chatroom]\n',
+    });
+    const current = scenario;
+    const { world, answer } = current;
+    const alice = world.contact('alice', 'Alice');
+    const mallory = world.contact('mallory', 'Mallory');
+    const team = world.room('team@chatroom', 'Team', [alice, mallory]);
+    answer({ toolCalls: [scheduleCall] });
+    world.say(alice, '每天早上九点跟大家说早上好', { room: team, mentionBot: true });
+    const [card] = await world.waitForSent('team@chatroom', 1);
+    const approvalId = /编号 ([a-z0-9]+)）/.exec(card ?? '')?.[1] ?? '';
+    world.say(mallory, '1', { room: team, mentionBot: true });
+    await world.waitForSent('team@chatroom', 2);
+    expect(await approvalStatus(current, approvalId)).toBe('pending');
   });
 });

@@ -48,10 +48,12 @@ describe('WeChat through the composition root', () => {
     const bob = world.contact('bob', 'Bob');
     const team = world.room('team@chatroom', 'Team', [alice, bob]);
     const other = world.room('other@chatroom', 'Other', [alice, bob]);
-    world.say(bob, 'lunch at noon?', { room: team, mentionBot: false });
-    world.say(bob, 'what is 2 + 2?', { room: other, mentionBot: true });
+    world.say(alice, 'lunch at noon?', { room: team, mentionBot: false });
+    world.say(alice, 'what is 2 + 2?', { room: other, mentionBot: true });
+    // Bob is not on WECHAT_ALLOW_FROM: in a room he is a stranger too.
+    world.say(bob, 'what is 3 + 3?', { room: team, mentionBot: true });
     answer({ text: '4' });
-    world.say(bob, 'what is 2 + 2?', { room: team, mentionBot: true });
+    world.say(alice, 'what is 2 + 2?', { room: team, mentionBot: true });
     expect(await world.waitForSent('team@chatroom', 1)).toEqual(['4']);
     expect(turnRequests()).toHaveLength(1);
     expect(turnRequests()[0]?.body?.messages?.at(-1)).toMatchObject({ role: 'user', content: 'what is 2 + 2?' });

@@ -78,7 +78,7 @@ describe('createUrlChecker in public-only mode', () => {
   });
 
   it('allows public addresses and host names resolving only to them', async () => {
-    expect(await check('https://public.example.com/page')).toEqual({ ok: true });
+    expect(await check('https://public.example.com/page')).toEqual({ ok: true, pinnedAddress: { address: expect.any(String), family: expect.any(Number) } });
     expect(await check('http://93.184.216.34/')).toEqual({ ok: true });
     expect(await check('http://[2606:4700:4700::1111]/')).toEqual({ ok: true });
   });

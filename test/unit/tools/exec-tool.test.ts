@@ -3,17 +3,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExecTool, execOutputLimit, execTool } from '../../../tools/exec-tool.js';
 import { createFakeToolServices, type FakeToolServices } from '../../fakes/fake-tool-services.js';
-
-// A process is gone when it no longer exists or is a zombie waiting to be reaped.
-async function isAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-  return !/^\d+ \(.*\) Z/.test(stat);
-}
+import { findProcesses } from '../../fakes/find-processes.js';
 
 describe('exec tool', () => {
   let fake: FakeToolServices | undefined;
@@ -33,11 +23,12 @@ describe('exec tool', () => {
 
   it('kills the command and everything it started at the timeout', async () => {
     fake = await createFakeToolServices();
-    const outcome = await execTool.execute({ command: 'sleep 10 & echo $! > sleep.pid; wait', timeoutSec: 1 }, fake.context);
+    // A unique duration names the child on the host, whatever pid it has inside the sandbox.
+    const outcome = await execTool.execute({ command: 'sleep 10.0731 & echo $! > sleep.pid; wait', timeoutSec: 1 }, fake.context);
     expect(outcome).toMatchObject({ ok: false, kind: 'business', error: expect.stringContaining('timed out after 1 s and was killed') });
     const pid = Number((await readFile(path.join(fake.workspaceDir, 'sleep.pid'), 'utf8')).trim());
     expect(pid).toBeGreaterThan(0);
-    expect(await isAlive(pid)).toBe(false);
+    expect(await findProcesses('sleep 10.0731')).toEqual([]);
   });
 
   it('kills the command when the call is aborted', async () => {

@@ -44,6 +44,8 @@ describe('webhook channel send: honest deliveries', () => {
     try {
       await store.namespace<string>('webhook-callbacks').set('ops', receiver.url);
       const channel = await channelWith('s');
+      // The receiver listens on 127.0.0.1, which the callback policy refuses outside tests.
+      channel.allowHttpCallbacksForTests();
       const delivery = await channel.send({ type: 'reply', target: { channel: 'webhook', chatId: 'ops' }, text: 'nightly report', kind: 'final', causationId: 'schedule-event' });
       expect(delivery).toEqual({ ok: true });
       expect(JSON.parse(receiver.received[0]?.body ?? '{}')).toMatchObject({ type: 'reply', chatId: 'ops', runId: 'schedule-event', text: 'nightly report' });

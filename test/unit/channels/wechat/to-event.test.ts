@@ -71,9 +71,11 @@ describe('checkAccess', () => {
     expect(checkAccess(data({ isSelf: true }), policy)).toEqual({ allowed: false, reason: 'own-message' });
   });
 
-  it('answers in listed rooms only, and only when mentioned', () => {
+  it('answers in listed rooms only, only when mentioned, and only to allowed members', () => {
     const room = { id: 'team@chatroom', topic: 'Team' };
-    expect(checkAccess(data({ room, mentionsBot: true, talker: { id: 'wxid_anyone', name: 'Anyone' } }), policy)).toEqual({ allowed: true });
+    expect(checkAccess(data({ room, mentionsBot: true }), policy)).toEqual({ allowed: true });
+    expect(checkAccess(data({ room, mentionsBot: true, talker: { id: 'wxid_anyone', name: 'Anyone' } }), policy)).toEqual({ allowed: false, reason: 'stranger' });
+    expect(checkAccess(data({ room, mentionsBot: true, talker: { id: 'wxid_anyone', name: 'Anyone' } }), { ...policy, roomPolicy: 'open' })).toEqual({ allowed: true });
     expect(checkAccess(data({ room, mentionsBot: false }), policy)).toEqual({ allowed: false, reason: 'not-mentioned' });
     expect(checkAccess(data({ room: { id: 'other@chatroom', topic: 'Other' }, mentionsBot: true }), policy)).toEqual({ allowed: false, reason: 'room-not-allowed' });
   });

@@ -75,10 +75,12 @@ describe('WeChat channel on wechaty-puppet-mock', () => {
     const other = world.room('other@chatroom', 'Other', [alice]);
     world.say(carol, 'chatting among ourselves', { room: team, mentionBot: false });
     world.say(alice, 'hello?', { room: other, mentionBot: true });
-    world.say(carol, '总结一下', { room: team, mentionBot: true });
+    // Carol is not on the allow list: a stranger in the room as in a private chat.
+    world.say(carol, '你好', { room: team, mentionBot: true });
+    world.say(alice, '总结一下', { room: team, mentionBot: true });
     await waitForEvents(1);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ chatId: 'team@chatroom', sessionKey: 'wechat:team@chatroom', isGroup: true, mentioned: true, text: '总结一下', sender: { id: 'carol' } });
+    expect(events[0]).toMatchObject({ chatId: 'team@chatroom', sessionKey: 'wechat:team@chatroom', isGroup: true, mentioned: true, text: '总结一下', sender: { id: 'alice' } });
   });
 
   it('sends replies to a contact and to a room, and nothing for typing', async () => {
