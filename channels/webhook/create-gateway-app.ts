@@ -1,3 +1,4 @@
+import { EchoError } from '../../src/errors/echo-error.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa, { type Context } from 'koa';
@@ -43,6 +44,13 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
         respondWithError(context, 405, 'method-not-allowed', `${context.method} is not allowed on ${context.path}.`);
       }
     } catch (error) {
+      if (error instanceof EchoError && error.code.startsWith('store-')) {
+        // The store failed or timed out (replay records, idempotency keys): nothing was accepted, so a retry is safe.
+        options.logger.warn({ code: error.code, path: context.path }, error.message);
+        context.status = 503;
+        context.body = errorBody('store-unavailable', "The agent's storage is not answering: nothing was run; retry later.");
+        return;
+      }
       options.logger.error({ err: error, path: context.path, method: context.method }, 'gateway request failed');
       context.status = 500;
       context.body = errorBody('internal', 'The server failed to handle the request.');

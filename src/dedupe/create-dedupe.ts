@@ -43,15 +43,21 @@ export function createDedupe(options: DedupeOptions): Dedupe {
       if (recent.has(id)) return false;
       remember(id);
       let seenBefore = false;
-      await options.store.update(
-        rowKey(id),
-        (claimed) => {
-          if (claimed === undefined) return now();
-          seenBefore = true;
-          return claimed;
-        },
-        options.ttlMs,
-      );
+      try {
+        await options.store.update(
+          rowKey(id),
+          (claimed) => {
+            if (claimed === undefined) return now();
+            seenBefore = true;
+            return claimed;
+          },
+          options.ttlMs,
+        );
+      } catch (error) {
+        // Not recorded, so not claimed: the platform delivers it again, and that delivery must get through.
+        recent.delete(id);
+        throw error;
+      }
       return !seenBefore;
     },
     async release(rawId) {

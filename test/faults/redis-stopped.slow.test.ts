@@ -9,7 +9,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../fakes/run-compiled.js';
 import { waitFor } from '../fakes/start-test-app.js';
 import { findFreePort } from '../fakes/telegram-emulator.js';
-import { signForTest } from '../fakes/webhook-client.js';
+import { signRequestForTest } from '../fakes/webhook-client.js';
 import { type AgentUnderFault, createAgentUnderFault, patientMs } from './agent-under-fault.js';
 
 const secret = 'fault-webhook-secret-0123456789';
@@ -32,7 +32,7 @@ async function post(baseUrl: string, text: string): Promise<{ readonly status: n
   const timestamp = String(Math.floor(Date.now() / 1000));
   const response = await fetch(`${baseUrl}/v1/messages?wait=true`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-echo-timestamp': timestamp, 'x-echo-signature': signForTest(secret, timestamp, body) },
+    headers: { 'content-type': 'application/json', 'x-echo-timestamp': timestamp, 'x-echo-signature': signRequestForTest(secret, timestamp, body) },
     body,
     signal: AbortSignal.timeout(30_000),
   });

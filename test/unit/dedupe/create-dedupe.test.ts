@@ -56,4 +56,20 @@ describe('createDedupe', () => {
     expect(await namespace.get('old')).toBeUndefined();
     await store.close();
   });
+
+  it('does not count an id as claimed when the store failed to record it, so its redelivery gets through', async () => {
+    const store = await createStore({ dataDir });
+    const real = store.namespace<number>('dedupe-failing');
+    let failing = true;
+    const namespace = {
+      ...real,
+      update: (...args: Parameters<typeof real.update>) => (failing ? Promise.reject(new Error('disk full')) : real.update(...args)),
+    };
+    const dedupe = createDedupe({ store: namespace, ttlMs: 60_000, memoryLimit: 100 });
+    await expect(dedupe.claim(7)).rejects.toThrow('disk full');
+    failing = false;
+    expect(await dedupe.claim(7)).toBe(true);
+    expect(await dedupe.claim(7)).toBe(false);
+    await store.close();
+  });
 });
