@@ -43,6 +43,7 @@ import { builtinChannels } from './builtin-channels.js';
 import type { AppMode, ChannelAdapter } from './channel-adapter.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
+import { createSmartApprovals } from './create-smart-approvals.js';
 import { wireCron } from './wire-cron.js';
 
 export type { AppMode } from './channel-adapter.js';
@@ -151,6 +152,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       autoApprove: config.approvals.autoApprove,
       grants,
       canAskWhenUnattended: canAskWhenUnattended(config, activeSurfaces),
+      mode: config.approvals.mode,
     }),
     network: config.tools.network,
     capabilityRules: config.tools.capabilityRules,
@@ -198,6 +200,13 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     now,
   });
 
+  const approvalRouteFor = createApprovalRouting(config, activeSurfaces);
+  const smart = await createSmartApprovals({ config, primaryModel: modelResult.model, store, audit, outbox, messagesFor, approvalRouteFor, now });
+  if (!smart.ok) {
+    await store.close();
+    return smart;
+  }
+
   const runtime = createAgentRuntime(
     {
       model: modelResult.model,
@@ -220,12 +229,13 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       botName: config.agent.name,
       messagesFor,
       visibleToolsFor,
-      approvalRouteFor: createApprovalRouting(config, activeSurfaces),
+      approvalRouteFor,
       servicesFor,
       explainRisk: createRiskExplainer({ model: modelResult.model, timeoutMs: 4000, enabled: config.approvals.explain }),
       now,
       turnFinished: (report) => telemetry.emitTurnFinished(report),
       streamingChannels: new Set([...traits].filter(([, declared]) => declared.streams).map(([name]) => name)),
+      smartApprovals: smart.smartApprovals,
     },
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
