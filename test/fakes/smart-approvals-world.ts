@@ -25,6 +25,8 @@ export function smartModel(reviewer: (argumentsText: string) => ScriptedStep | P
     if (last?.role === 'tool') return { text: `done: ${String(last.content)}` };
     const run = /^run (.+)$/.exec(context.lastUserText);
     if (run && last?.role === 'user') return { toolCalls: [{ name: 'exec', arguments: { command: run[1] ?? '' } }] };
+    const publish = /^publish (\w+)$/.exec(context.lastUserText);
+    if (publish && last?.role === 'user') return { toolCalls: [{ name: 'publish', arguments: { page: publish[1] ?? '' } }] };
     const wipe = /^wipe (\w+)$/.exec(context.lastUserText);
     if (wipe && last?.role === 'user') return { toolCalls: [{ name: 'wipe', arguments: { target: wipe[1] ?? '' } }] };
     return deployingModel(body, context);
@@ -48,29 +50,50 @@ export function createWipeTool() {
   return { tool, runs };
 }
 
+/** A write tool that always asks (reviewable in attended smart turns), counting its runs. */
+export function createPublishTool() {
+  const runs: string[] = [];
+  const tool = defineTool({
+    name: 'publish',
+    description: 'Publish a page.',
+    input: z.object({ page: z.string() }),
+    risk: 'write',
+    approval: 'always',
+    sideEffects: true,
+    execute: async (input) => {
+      runs.push(input.page);
+      return { ok: true, output: `published ${input.page}` };
+    },
+  });
+  return { tool, runs };
+}
+
 /** A Telegram scenario in smart mode with the deploy, wipe and exec tools offered, and the workspace created. */
-export async function startSmartScenario(options: { readonly extraYaml?: string; readonly approvers?: string } = {}) {
+export async function startSmartScenario(options: { readonly extraYaml?: string; readonly approvers?: string; readonly webhookSecret?: string } = {}) {
   const deploy = createDeployTool();
   const wipe = createWipeTool();
+  const publish = createPublishTool();
   const scenario: TelegramScenario = await startTelegramScenario({
     allowFrom: '1001',
     approvers: options.approvers ?? '1001',
-    extraTools: [deploy.tool, wipe.tool],
+    extraTools: [deploy.tool, wipe.tool, publish.tool],
     yaml: [
       'tools:',
-      '  alsoAllow: [deploy, wipe, exec]',
+      '  alsoAllow: [deploy, wipe, exec, publish]',
       // One chat sees many short messages here; Telegram's own pace (1 a second) would only make the test slow.
       'channels:',
       '  telegram:',
       '    limits: { perChatPerSecond: 100, perChatBurst: 100 }',
+      ...(options.webhookSecret ? ['  webhook:', `    secret: ${options.webhookSecret}`] : []),
       'approvals:',
       '  explain: false',
       '  mode: smart',
+      ...(options.webhookSecret ? ['  route: approvers'] : []),
       ...(options.extraYaml ? [options.extraYaml] : []),
     ].join('\n'),
   });
   mkdirSync(join(scenario.testApp.dataDir, 'workspace'), { recursive: true });
-  return { scenario, deploy, wipe, reviewerRequests: () => scenario.modelRequests().filter(isReviewerRequest) };
+  return { scenario, deploy, wipe, publish, reviewerRequests: () => scenario.modelRequests().filter(isReviewerRequest) };
 }
 
 /** An approval card (a message with buttons). */
