@@ -1,4 +1,6 @@
 export * from './create-approval-reviewer.js';
+export * from './evaluate-reviewer.js';
+export * from './evaluation-cases.js';
 export * from './parse-reviewer-answer.js';
 export * from './recent-reviews.js';
 export * from './reviewer-prompt.js';
