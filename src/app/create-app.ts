@@ -283,6 +283,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     `model: ${modelResult.names.join(' → ')}`,
     `store: ${store.description}`,
     `tools (${config.tools.profile ?? 'messaging'}): ${[...visibleToolsFor(firstChannel)].sort().join(', ')}`,
+    ...(config.approvals.mode === 'manual' ? [] : [`approvals: ${config.approvals.mode}${config.approvals.mode === 'smart' ? ` (reviewer: ${config.approvals.reviewerModel ? `${config.approvals.reviewerModel.provider}:${config.approvals.reviewerModel.name}` : 'the primary model'})` : ''}`]),
     ...wired.map((item) => (item.on ? `${item.channel.name}: on (${item.detail})` : `${item.name}: off (${item.reason})`)),
     ...routes.map((route) => `  mounted on the gateway: ${route.method} ${route.path}`),
   ];

@@ -122,29 +122,4 @@ describe('smart approvals: the reviewer settles the obvious cases', () => {
     expect(world.wipe.runs).toEqual([]);
     expect(world.reviewerRequests()).toEqual([]);
   });
-
-  it('/smart off sends the person\'s calls straight to a card; /smart on brings the reviewer back; /approvals lists its decisions', async () => {
-    const world = await startSmartScenario();
-    scenario = world.scenario;
-    scenario.model.setFallback(smartModel(() => ({ text: 'APPROVE: routine deploy' })));
-    const person = scenario.client({ userId: 1001 });
-    await person.sendMessage(person.makeMessage('/smart off'));
-    await scenario.waitForBotMessage((message) => message.text.startsWith('Smart approvals off'), 'the switch');
-    await person.sendMessage(person.makeMessage('deploy qa'));
-    const card = await scenario.waitForBotMessage(isCard, 'a card');
-    expect(world.reviewerRequests()).toEqual([]);
-    const deny = card.keyboard?.flat().find((button) => /Deny/.test(button.text));
-    await person.sendCallback(person.makeCallbackQuery(deny?.callback_data ?? '', { message: { message_id: card.messageId } }));
-    await scenario.waitForBotMessage((message) => message.text.startsWith('done: Not run'), 'the denied turn');
-
-    await person.sendMessage(person.makeMessage('/smart on'));
-    await scenario.waitForBotMessage((message) => message.text.startsWith('Smart approvals on'), 'the switch back');
-    await person.sendMessage(person.makeMessage('deploy dev'));
-    await scenario.waitForBotMessage((message) => message.text === 'done: deployed to dev', 'the reviewed deploy');
-    expect(world.deploy.runs).toEqual(['dev']);
-
-    await person.sendMessage(person.makeMessage('/approvals'));
-    const list = await scenario.waitForBotMessage((message) => message.text.includes('Recent reviewer decisions'), 'the list');
-    expect(list.text).toContain('✔ deploy: Deploy the service to dev — routine deploy');
-  });
 });
