@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { isCard, startSmartScenario, smartModel } from '../../fakes/smart-approvals-world.js';
-import type { TelegramScenario } from '../../fakes/telegram-scenario.js';
+import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 
 let scenario: TelegramScenario | undefined;
 afterEach(async () => {
@@ -52,5 +52,20 @@ describe('smart approvals: the per-person switch, the list, and the reach of one
     expect(card.text).toContain('Reviewer: a second identical deploy');
     expect(world.deploy.runs).toEqual(['prod']);
     expect(world.reviewerRequests()).toHaveLength(2);
+  });
+
+  it('/smart is for approvers only, and cannot turn the reviewer on where the config says manual', async () => {
+    const world = await startSmartScenario({ approvers: '2002' });
+    scenario = world.scenario;
+    const person = scenario.client({ userId: 1001 });
+    await person.sendMessage(person.makeMessage('/smart off'));
+    await scenario.waitForBotMessage((message) => message.text === 'Only approvers can switch smart approvals.', 'the refusal');
+    await scenario.stop();
+    scenario = undefined;
+
+    scenario = await startTelegramScenario({ allowFrom: '1001' });
+    const again = scenario.client({ userId: 1001 });
+    await again.sendMessage(again.makeMessage('/smart on'));
+    await scenario.waitForBotMessage((message) => message.text === 'Smart approvals are not allowed here (approvals.mode is manual).', 'the refusal in manual mode');
   });
 });
