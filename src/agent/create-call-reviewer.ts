@@ -57,7 +57,7 @@ export function createCallReviewer(options: CallReviewerOptions): CallReviewer {
       reason: verdict.reason,
     });
     const route = options.approvalRouteFor({ channel: request.channel, requesterId: request.userId, origin: request.target, unattended: false });
-    const summary = request.tool.describeForApproval?.(request.input as never, { timezone: options.timezone }) ?? request.tool.name;
+    const summary = request.tool.describeForApproval?.(request.input, { timezone: options.timezone }) ?? request.tool.name;
     await options.recent.add({
       at: options.now().toISOString(),
       toolName: request.tool.name,
