@@ -13,6 +13,7 @@ export function renderCard(card: ApprovalCard, messages: Messages): string {
     card.argumentsText,
     `${messages.approvalRisk}: ${messages.riskLevel(card.risk)}   ${messages.approvalRequestedBy}: ${card.requestedBy}   ${messages.approvalExpires}: ${card.expiresAt}`,
     `${messages.approvalExplanationLabel}: ${card.explanation}`,
+    ...(card.reviewerNote ? [`${messages.approvalReviewerLabel}: ${card.reviewerNote}`] : []),
     card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : `/approve ${card.approvalId} · /deny ${card.approvalId}`,
   ].join('\n');
 }

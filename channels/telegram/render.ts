@@ -34,6 +34,7 @@ export function renderApprovalCard(card: ApprovalCard, messages: Messages, timez
   const tail = [
     `<b>${escapeHtml(messages.approvalRisk)}:</b> ${escapeHtml(messages.riskLevel(card.risk))} · <b>${escapeHtml(messages.approvalRequestedBy)}:</b> ${escapeHtml(card.requestedBy)} · <b>${escapeHtml(messages.approvalExpires)}:</b> ${escapeHtml(formatClock(card.expiresAt, timezone))}`,
     `<i>${escapeHtml(messages.approvalExplanationLabel)}: ${escapeHtml(cut(card.explanation, 400))}</i>`,
+    ...(card.reviewerNote ? [`<i>${escapeHtml(messages.approvalReviewerLabel)}: ${escapeHtml(cut(card.reviewerNote, 300))}</i>`] : []),
   ].join('\n');
   // The arguments take what room is left: the card must fit one message, with room for the outcome line.
   const room = telegramMessageLimit - head.length - tail.length - 300;

@@ -25,6 +25,7 @@ export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'U
     messages.wechatField(messages.approvalRequestedBy, card.requestedBy),
     messages.wechatField(messages.approvalRisk, messages.riskLevel(card.risk)),
     messages.wechatField(messages.approvalExplanationLabel, card.explanation),
+    ...(card.reviewerNote ? [messages.wechatField(messages.approvalReviewerLabel, card.reviewerNote)] : []),
     messages.wechatField(messages.approvalExpires, formatTime(card.expiresAt, timezone)),
     card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId),
   ].join('\n');

@@ -4,6 +4,7 @@ import { canonicalJson } from '../registry/canonical-json.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ChatMessage, ToolCall } from '../model/chat-message.js';
 import type { TurnScope } from './turn-scope.js';
+import type { CallReviewer } from './create-call-reviewer.js';
 
 /** A call that stopped the batch: it waits for a person's approval or answer. */
 export type CallSuspension =
@@ -15,6 +16,8 @@ export type CallSuspension =
       readonly input: unknown;
       readonly argumentsHash: string;
       readonly reason: string;
+      /** Why the approval reviewer passed the call on to a person (smart mode). */
+      readonly reviewerNote?: string;
     }
   | { readonly kind: 'question'; readonly call: ToolCall; readonly remaining: readonly ToolCall[]; readonly question: string; readonly options: readonly string[] };
 
@@ -36,6 +39,8 @@ export type ExecuteCallsInput = {
   readonly signal?: AbortSignal;
   /** An argument hash a person approved once, for the first call of this batch only. */
   readonly approvedFirstCall?: string;
+  /** Smart approvals: settles reviewable calls before a person is asked (attended turns only). */
+  readonly reviewer?: CallReviewer;
 };
 
 /** Runs a batch of tool calls in order through the registry, stopping at the first that must wait for a person. */
@@ -50,7 +55,8 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       results.push({ role: 'tool', toolCallId: call.id, toolName: call.name, content: `Blocked: this exact call was already made ${maxIdenticalCalls} times in this turn. Use the earlier results or change approach.` });
       continue;
     }
-    const outcome = await input.registry.execute({
+    const callKey = `${input.scope.runKey}#${input.scope.callCounter.next++}`;
+    const execute = (approvedActions: readonly string[]) => input.registry.execute({
       call,
       traceId: input.scope.traceId,
       sessionKey: input.scope.sessionKey,
@@ -61,15 +67,29 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       origin: input.scope.origin,
       unattended: input.scope.unattended,
       visibleTools: input.scope.visibleTools,
-      approvedActions: index === 0 && input.approvedFirstCall !== undefined ? [...input.scope.approvedActions, input.approvedFirstCall] : input.scope.approvedActions,
+      approvedActions,
       services: input.scope.services,
       traceStartedHere: input.scope.traceStartedHere,
-      callKey: `${input.scope.runKey}#${input.scope.callCounter.next++}`,
+      callKey,
       signal: input.signal,
     });
+    let outcome = await execute(index === 0 && input.approvedFirstCall !== undefined ? [...input.scope.approvedActions, input.approvedFirstCall] : input.scope.approvedActions);
     const remaining = input.calls.slice(index + 1);
+    let reviewerNote: string | undefined;
+    if (outcome.kind === 'approval-required' && outcome.reviewable && !input.scope.unattended && input.reviewer) {
+      const { scope } = input;
+      const verdict = await input.reviewer({ traceId: scope.traceId, sessionKey: scope.sessionKey, userId: scope.userId, channel: scope.channel, target: scope.target, tool: outcome.tool, input: outcome.input });
+      if (verdict?.decision === 'deny') {
+        results.push({ role: 'tool', toolCallId: call.id, toolName: outcome.toolName, content: reviewerDenial(verdict.model, verdict.reason) });
+        continue;
+      }
+      // "Approve" takes the path of a person's "approve once": this call's exact hash, for this call alone, under the same call key.
+      if (verdict?.decision === 'approve') outcome = await execute([...scope.approvedActions, outcome.argumentsHash]);
+      else reviewerNote = verdict?.reason;
+    }
     if (outcome.kind === 'approval-required') {
-      return { results, suspension: { kind: 'approval', call, remaining, tool: outcome.tool, input: outcome.input, argumentsHash: outcome.argumentsHash, reason: outcome.reason } };
+      const suspension = { kind: 'approval' as const, call, remaining, tool: outcome.tool, input: outcome.input, argumentsHash: outcome.argumentsHash, reason: outcome.reason };
+      return { results, suspension: reviewerNote === undefined ? suspension : { ...suspension, reviewerNote } };
     }
     const awaitAnswer = outcome.result.metadata.awaitAnswer as { question: string; options: string[] } | undefined;
     if (outcome.result.ok && awaitAnswer) {
@@ -79,6 +99,11 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
     results.push({ role: 'tool', toolCallId: call.id, toolName: outcome.toolName, content: outcome.result.ok ? outcome.result.output : `Error (${outcome.result.errorKind}): ${outcome.result.output}` });
   }
   return { results };
+}
+
+/** What the model reads when the approval reviewer refused a call. */
+function reviewerDenial(model: string, reason: string): string {
+  return `Error (denied): Not run: the approval reviewer (${model}) denied this action (reason: ${reason}). Tell the user; do not retry the same call.`;
 }
 
 function normalizeArguments(text: string): string {

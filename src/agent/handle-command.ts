@@ -3,6 +3,8 @@ import type { MessageReceived } from '../events/inbound-event.js';
 import { decideApproval } from './decide-approval.js';
 import { answerQuestion } from './answer-question.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
+import { listReviewerDecisions } from './list-reviewer-decisions.js';
+import { switchSmartApprovals } from './switch-smart-approvals.js';
 
 const commandPattern = /^\/([a-z_]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 const scopes: Record<string, ApprovalChoice> = { once: 'once', session: 'session', always: 'always' };
@@ -60,6 +62,9 @@ export async function handleCommand(deps: RuntimeDependencies, event: MessageRec
     case 'approvals':
       await reply(await approvalsText(deps, event, first === 'revoke' ? Number(rest[0]) : undefined));
       return true;
+    case 'smart':
+      await reply(await switchSmartApprovals(deps, event, first));
+      return true;
     case 'cancel': {
       const questionId = await deps.openQuestions.get(event.sessionKey);
       if (questionId) {
@@ -96,5 +101,6 @@ async function approvalsText(deps: RuntimeDependencies, event: MessageReceived, 
     lines.push('', messages.grantsHeader);
     for (const [index, grant] of grants.entries()) lines.push(`${index + 1}. ${grant.toolName}: ${grant.summary}`);
   }
+  lines.push(...(await listReviewerDecisions(deps, { userId: event.sender.id, channel: event.channel })));
   return lines.join('\n');
 }

@@ -52,7 +52,7 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   const scope = scopeFrom(deps, suspended);
   const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
-  const batch = await executeCalls({ registry: deps.registry, scope, calls, repeats: new Map(), logger: deps.logger, approvedFirstCall: approvedOnce });
+  const batch = await executeCalls({ registry: deps.registry, scope, calls, repeats: new Map(), logger: deps.logger, approvedFirstCall: approvedOnce, reviewer: deps.smartApprovals?.reviewCall });
   const replacements = new Map<string, string>();
   if (firstResult !== undefined) replacements.set(suspended.call.id, firstResult);
   for (const result of batch.results) replacements.set(result.toolCallId, result.content);

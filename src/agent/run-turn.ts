@@ -4,6 +4,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { type CallSuspension, executeCalls } from './execute-calls.js';
 import type { ModelFailure, ModelPort } from '../model/model-port.js';
 import type { TurnScope } from './turn-scope.js';
+import type { CallReviewer } from './create-call-reviewer.js';
 
 /** How a turn ended: an answer, a wait for a person, or a model that could not be reached. */
 export type TurnOutcome =
@@ -28,6 +29,8 @@ export type RunTurnInput = {
   readonly onModelCall?: () => void;
   /** Builds the placeholder results stored for calls that wait (see approvals/suspended-turn). */
   readonly placeholders: (suspension: CallSuspension) => readonly Extract<ChatMessage, { role: 'tool' }>[];
+  /** Smart approvals (see executeCalls). */
+  readonly reviewer?: CallReviewer;
 };
 
 const forcedFinalNote = 'You have reached the limit of tool calls for this turn. Answer the user now with what you have, without calling tools.';
@@ -47,7 +50,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
     added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
     if (toolCalls.length === 0) return { status: 'completed', text, newMessages: added };
 
-    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger, signal: input.signal });
+    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger, signal: input.signal, reviewer: input.reviewer });
     added.push(...batch.results);
     if (batch.suspension) {
       added.push(...input.placeholders(batch.suspension));

@@ -11,6 +11,9 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
+import type { CallReviewer } from './create-call-reviewer.js';
+import type { SmartPreferences } from '../reviewer/smart-preferences.js';
+import type { RecentReviews } from '../reviewer/recent-reviews.js';
 
 /** Where approval cards for a channel go, and who may decide them. */
 export type ApprovalRoute = {
@@ -56,4 +59,6 @@ export type RuntimeDependencies = {
   readonly turnFinished: (report: TurnFinished) => void;
   /** Channels that want streamed drafts (`reply` with kind `progress`). */
   readonly streamingChannels?: ReadonlySet<string>;
+  /** Smart approvals: the reviewer for reviewable calls, the people's `/smart` choices, its recent decisions; absent in manual mode. */
+  readonly smartApprovals?: { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
 };

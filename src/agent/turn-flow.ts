@@ -57,6 +57,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
         draft = '';
       },
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
+      reviewer: deps.smartApprovals?.reviewCall,
     });
     await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
     switch (outcome.status) {
@@ -142,6 +143,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     requestedBy: scope.userName,
     expiresAt: approval.expiresAt,
     explanation,
+    ...(suspension.reviewerNote === undefined ? {} : { reviewerNote: suspension.reviewerNote }),
     choices: approval.choices,
   };
   for (const target of route.targets.length > 0 ? route.targets : [scope.target]) {

@@ -44,6 +44,7 @@ import { builtinChannels } from './builtin-channels.js';
 import type { AppMode, ChannelAdapter } from './channel-adapter.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
+import { createSmartApprovals } from './create-smart-approvals.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
 import { wireCron } from './wire-cron.js';
 
@@ -160,6 +161,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       autoApprove: config.approvals.autoApprove,
       grants,
       canAskWhenUnattended: canAskWhenUnattended(config, activeSurfaces),
+      mode: config.approvals.mode,
     }),
     network: config.tools.network,
     capabilityRules: config.tools.capabilityRules,
@@ -207,6 +209,13 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     now,
   });
 
+  const approvalRouteFor = createApprovalRouting(config, activeSurfaces);
+  const smart = await createSmartApprovals({ config, primaryModel: modelResult.model, store, audit, outbox, messagesFor, approvalRouteFor, now });
+  if (!smart.ok) {
+    await store.close();
+    return smart;
+  }
+
   const runtime = createAgentRuntime(
     {
       model: modelResult.model,
@@ -229,12 +238,13 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       botName: config.agent.name,
       messagesFor,
       visibleToolsFor,
-      approvalRouteFor: createApprovalRouting(config, activeSurfaces),
+      approvalRouteFor,
       servicesFor,
       explainRisk: createRiskExplainer({ model: modelResult.model, timeoutMs: 4000, enabled: config.approvals.explain }),
       now,
       turnFinished: (report) => telemetry.emitTurnFinished(report),
       streamingChannels: new Set([...traits].filter(([, declared]) => declared.streams).map(([name]) => name)),
+      smartApprovals: smart.smartApprovals,
     },
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
@@ -283,6 +293,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     `model: ${modelResult.names.join(' → ')}`,
     `store: ${store.description}`,
     `tools (${config.tools.profile ?? 'messaging'}): ${[...visibleToolsFor(firstChannel)].sort().join(', ')}`,
+    ...(config.approvals.mode === 'manual' ? [] : [`approvals: ${config.approvals.mode}${config.approvals.mode === 'smart' ? ` (reviewer: ${config.approvals.reviewerModel ? `${config.approvals.reviewerModel.provider}:${config.approvals.reviewerModel.name}` : 'the primary model'})` : ''}`]),
     ...wired.map((item) => (item.on ? `${item.channel.name}: on (${item.detail})` : `${item.name}: off (${item.reason})`)),
     ...routes.map((route) => `  mounted on the gateway: ${route.method} ${route.path}`),
   ];

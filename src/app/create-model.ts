@@ -24,6 +24,14 @@ async function createProvider(endpoint: Endpoint, name: string): Promise<ModelPo
   return createOpenAiProvider({ name, apiKey: endpoint.apiKey ?? '', baseUrl: endpoint.baseUrl, model: endpoint.name, timeoutMs: endpoint.timeoutMs, stream: endpoint.stream });
 }
 
+/** A model for one endpoint without failover (the approval reviewer's own model), or why it cannot be used. */
+export async function createEndpointModel(endpoint: Endpoint, retries: number): Promise<{ ok: true; model: ModelPort } | { ok: false; error: string }> {
+  const problem = endpointProblem(endpoint);
+  if (problem) return { ok: false, error: problem };
+  const provider = await createProvider(endpoint, `${endpoint.provider}:${endpoint.name}`);
+  return { ok: true, model: createResilientModel({ providers: [provider], retries }) };
+}
+
 /** The configured model with retries and failover, or one sentence saying what to set. */
 export async function createModel(config: Config): Promise<{ ok: true; model: ModelPort; names: readonly string[] } | { ok: false; error: string }> {
   const endpoints = [config.model.primary, config.model.fallback].filter((endpoint): endpoint is Endpoint => endpoint !== undefined);

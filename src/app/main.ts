@@ -11,7 +11,8 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   audit     print recent audit entries (npm run audit)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
-  config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)`;
+  config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)
+  eval-reviewer  run labelled calls through the approval reviewer and print a confusion table (npm run eval:reviewer)`;
 
 async function main(): Promise<number> {
   const parsed = parseArguments(process.argv.slice(2));
@@ -30,6 +31,8 @@ async function main(): Promise<number> {
       return (await import('./run-doctor.js')).runDoctor(parsed);
     case 'config-docs':
       return (await import('./run-config-docs.js')).runConfigDocs(parsed);
+    case 'eval-reviewer':
+      return (await import('./run-reviewer-evaluation.js')).runReviewerEvaluation(parsed);
     case 'help':
       process.stdout.write(`${usage}\n`);
       return 0;

@@ -12,6 +12,8 @@ export type ApprovalGateOptions = {
   readonly grants: GrantStore;
   /** True when unattended turns may send cards to approvers (`approvals.route: approvers` with approvers set). */
   readonly canAskWhenUnattended: (channel: string) => boolean;
+  /** `approvals.mode`; default manual. */
+  readonly mode?: 'manual' | 'smart' | 'off';
 };
 
 /**
@@ -22,8 +24,9 @@ export type ApprovalGateOptions = {
  *    denied; anything that must ask is denied unless cards can go to approvers;
  * 4. the tool's approval setting and config: `approvals.autoApprove` allows, `approvals.require` asks,
  *    `never` allows, `always` asks, `by-risk` lets read_only and write run and asks for exec and dangerous;
+ *    `approvals.mode: off` then allows what only the tool's own setting asks about (attended turns only);
  * 5. an existing session or always grant for the same tool and arguments: allow;
- * 6. ask.
+ * 6. ask; in `smart` mode an attended exec or write call the tool itself asks about is marked reviewable.
  */
 export function createApprovalGate(options: ApprovalGateOptions): ApprovalHook {
   return async (request: ApprovalHookRequest): Promise<GateDecision> => {
@@ -44,6 +47,9 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalHook {
       }
     }
     if (mustAsk === undefined) return { decision: 'allow', source: options.autoApprove.includes(request.toolName) ? 'auto-approve' : 'policy' };
+    // Only the tool's own approval setting gives way; what the config requires (approvals.require, capability rules) always asks.
+    const fromTool = mustAsk.by === 'tool';
+    if (options.mode === 'off' && fromTool && !request.unattended) return { decision: 'allow', source: 'approvals-off' };
 
     const grant = await options.grants.has({
       sessionKey: request.sessionKey,
@@ -52,21 +58,23 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalHook {
       argumentsHash: request.argumentsHash,
     });
     if (grant) return { decision: 'allow', source: `grant:${grant}` };
-    return { decision: 'ask', reason: mustAsk };
+    // The reviewer may settle only attended exec and write calls the tool itself asks about: never dangerous, never what the config requires.
+    const reviewable = options.mode === 'smart' && fromTool && !request.unattended && (request.risk === 'exec' || request.risk === 'write');
+    return { decision: 'ask', reason: mustAsk.reason, ...(reviewable ? { reviewable } : {}) };
   };
 }
 
-/** Why this call must ask, or undefined when it may run. */
-function mustAskFor(request: ApprovalHookRequest, options: ApprovalGateOptions): string | undefined {
+/** Why this call must ask and who says so (the config, or the tool's own setting), or undefined when it may run. */
+function mustAskFor(request: ApprovalHookRequest, options: ApprovalGateOptions): { readonly reason: string; readonly by: 'config' | 'tool' } | undefined {
   if (options.autoApprove.includes(request.toolName)) return undefined;
-  if (options.require.includes(request.toolName)) return 'approvals.require lists this tool';
-  if (request.policyAsks) return request.policyAsks;
+  if (options.require.includes(request.toolName)) return { reason: 'approvals.require lists this tool', by: 'config' };
+  if (request.policyAsks) return { reason: request.policyAsks, by: 'config' };
   switch (request.approval) {
     case 'never':
       return undefined;
     case 'always':
-      return 'this tool always asks';
+      return { reason: 'this tool always asks', by: 'tool' };
     case 'by-risk':
-      return request.risk === 'exec' || request.risk === 'dangerous' ? `its risk is ${request.risk}` : undefined;
+      return request.risk === 'exec' || request.risk === 'dangerous' ? { reason: `its risk is ${request.risk}`, by: 'tool' } : undefined;
   }
 }

@@ -143,6 +143,13 @@ export const configSchema = z.strictObject({
       autoApprove: toolNameList.describe('Tools that never ask (hard blocks still apply).'),
       route: z.enum(['origin', 'approvers']).default('origin').describe("Where cards go: the requester's chat, or each approver's private chat."),
       explain: flexibleBoolean.default(true).describe('Ask the model for a one-sentence risk explanation.'),
+      mode: z
+        .enum(['manual', 'smart', 'off'])
+        .default('manual')
+        .describe('manual: a person decides every call that asks. smart: a reviewer model settles exec and write calls first and asks a person about the rest. off: nothing asks (hard blocks, approvals.require and unattended rules still apply).'),
+      reviewerModel: modelEndpointSchema.optional().describe('The reviewer in smart mode; default the primary model.'),
+      reviewerTimeoutMs: z.coerce.number().int().positive().default(8000).describe('Longest the reviewer may take; past it the call goes to a person.'),
+      reviewerNotice: z.enum(['chat', 'silent']).default('chat').describe('chat: a short line in the chat when the reviewer approved or denied a call. silent: audit log and /approvals only.'),
     })
     .prefault({}),
   channels: z

@@ -17,5 +17,7 @@ export type ApprovalCard = {
   readonly expiresAt: string;
   /** One sentence written by the model; always labelled as the assistant's explanation. */
   readonly explanation: string;
+  /** Why the approval reviewer asked a person instead of settling the call itself (smart mode). */
+  readonly reviewerNote?: string;
   readonly choices: readonly ApprovalChoice[];
 };

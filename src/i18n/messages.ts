@@ -27,6 +27,17 @@ export type Messages = {
   /** A risk level (read_only, write, exec, dangerous) as people read it. */
   readonly riskLevel: (risk: Risk) => string;
   readonly approvalExplanationLabel: string;
+  /** The approval reviewer's reason on a card it sent to a person. */
+  readonly approvalReviewerLabel: string;
+  /** The line shown when the approval reviewer settled a call (approvals.reviewerNotice: chat). */
+  readonly reviewerApproved: (reason: string) => string;
+  readonly reviewerDenied: (reason: string) => string;
+  readonly reviewerDecisionsHeader: string;
+  /** `/smart on|off`: the person's choice was saved, refused, or what the config allows. */
+  readonly smartSwitched: (on: boolean) => string;
+  readonly smartNotAllowed: (mode: string) => string;
+  readonly smartOnlyApprovers: string;
+  readonly usageSmart: (current: boolean) => string;
   readonly approvalId: string;
   readonly approveOnce: string;
   readonly approveSession: string;
@@ -96,6 +107,7 @@ const en: Messages = {
       '/approve <id> [once|session|always]: approve a pending action',
       '/deny <id> [reason]: refuse a pending action',
       '/approvals revoke <n>: remove a standing grant',
+      '/smart on|off: let the reviewer settle obvious commands in your chats, or not',
       '/cancel: cancel the question or approval waiting in this chat',
       '/help: this list',
     ].join('\n'),
@@ -108,6 +120,14 @@ const en: Messages = {
   approvalExpires: 'Expires',
   riskLevel: (risk) => ({ read_only: 'read only', write: 'write', exec: 'runs commands', dangerous: 'dangerous' })[risk],
   approvalExplanationLabel: "Assistant's explanation",
+  approvalReviewerLabel: 'Reviewer',
+  reviewerApproved: (reason) => `✔ auto-approved by the reviewer: ${reason}`,
+  reviewerDenied: (reason) => `✖ denied by the reviewer: ${reason}`,
+  reviewerDecisionsHeader: 'Recent reviewer decisions:',
+  smartSwitched: (on) => (on ? 'Smart approvals on: the reviewer settles obvious commands in your chats and asks you about the rest.' : 'Smart approvals off: you decide every action that needs approval.'),
+  smartNotAllowed: (mode) => `Smart approvals are not allowed here (approvals.mode is ${mode}).`,
+  smartOnlyApprovers: 'Only approvers can switch smart approvals.',
+  usageSmart: (current) => `Usage: /smart on|off (now ${current ? 'on' : 'off'})`,
   approvalId: 'Id',
   approveOnce: 'Approve',
   approveSession: 'Allow for this chat',
@@ -172,6 +192,7 @@ const zhCN: Messages = {
       '/approve <id> [once|session|always]：批准',
       '/deny <id> [原因]：拒绝',
       '/approvals revoke <n>：撤销一条授权',
+      '/smart on|off：开启或关闭智能审批',
       '/cancel：取消本会话中等待的问题或审批',
       '/help：显示本列表',
     ].join('\n'),
@@ -184,6 +205,14 @@ const zhCN: Messages = {
   approvalExpires: '过期时间',
   riskLevel: (risk) => ({ read_only: '只读', write: '写入', exec: '执行命令', dangerous: '危险' })[risk],
   approvalExplanationLabel: '助手的说明',
+  approvalReviewerLabel: '审查模型',
+  reviewerApproved: (reason) => `✔ 审查模型已自动批准：${reason}`,
+  reviewerDenied: (reason) => `✖ 审查模型已拒绝：${reason}`,
+  reviewerDecisionsHeader: '审查模型最近的决定：',
+  smartSwitched: (on) => (on ? '智能审批已开启：审查模型会处理明显的命令，其余的仍会问你。' : '智能审批已关闭：所有需要批准的操作都由你决定。'),
+  smartNotAllowed: (mode) => `此处不允许智能审批（approvals.mode 为 ${mode}）。`,
+  smartOnlyApprovers: '只有审批人可以切换智能审批。',
+  usageSmart: (current) => `用法：/smart on|off（当前${current ? '开启' : '关闭'}）`,
   approvalId: '编号',
   approveOnce: '批准一次',
   approveSession: '本会话允许',

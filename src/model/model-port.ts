@@ -16,6 +16,8 @@ export type ModelRequest = {
   readonly onTextDelta?: (delta: string) => void;
   /** Overrides the provider's default max output tokens (short side calls use a small budget). */
   readonly maxTokens?: number;
+  /** Sampling temperature; the provider's default when absent (the approval reviewer asks for 0). */
+  readonly temperature?: number;
 };
 
 /** Why a model call failed, classified so the caller can decide to retry or fail over. */

@@ -23,7 +23,7 @@ export type ApprovalHookRequest = {
 export type GateDecision =
   | { readonly decision: 'allow'; readonly source: string }
   | { readonly decision: 'deny'; readonly reason: string }
-  | { readonly decision: 'ask'; readonly reason: string };
+  | { readonly decision: 'ask'; readonly reason: string; /** The approval reviewer may settle it before a person is asked (smart mode). */ readonly reviewable?: boolean };
 
 /** The approval gate as the registry sees it (issue 4 implements it in src/approvals). */
 export type ApprovalHook = (request: ApprovalHookRequest) => Promise<GateDecision>;

@@ -4,7 +4,7 @@ import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
 
 /** One line of the audit log: a tool execution, or an approval requested or decided. */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;
@@ -18,6 +18,9 @@ export type AuditEntry = {
   readonly approvalSource?: string;
   readonly approvalId?: string;
   readonly decidedBy?: string;
+  /** The approval reviewer's model and one-line reason (`approval-reviewed`). */
+  readonly model?: string;
+  readonly reason?: string;
   readonly error?: string;
 };
 
@@ -89,6 +92,7 @@ export function createAuditLog(options: AuditLogOptions): AuditLog {
         ...entry,
         ...(entry.arguments === undefined ? {} : { arguments: maskSecrets(entry.arguments, options.secrets) }),
         ...(entry.error === undefined ? {} : { error: maskSecretText(entry.error, options.secrets) }),
+        ...(entry.reason === undefined ? {} : { reason: maskSecretText(entry.reason, options.secrets) }),
       };
       pending.push(`${JSON.stringify({ at: new Date().toISOString(), ...masked })}\n`);
       scheduleWrite();

@@ -86,7 +86,7 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
     });
     if (gate.decision === 'deny') return finish(tool.name, failure('denied', gate.reason), { arguments: validInput });
     if (gate.decision === 'ask') {
-      return { kind: 'approval-required', toolName: tool.name, tool, input: validInput, argumentsHash, reason: gate.reason };
+      return { kind: 'approval-required', toolName: tool.name, tool, input: validInput, argumentsHash, reason: gate.reason, ...(gate.reviewable ? { reviewable: true } : {}) };
     }
     approvalSource = gate.source;
   } else if (policy.decision === 'ask') {

@@ -49,6 +49,8 @@ export type ExecuteOutcome =
       readonly input: unknown;
       readonly argumentsHash: string;
       readonly reason: string;
+      /** The approval reviewer may settle it before a person is asked (smart mode). */
+      readonly reviewable?: boolean;
     };
 
 /** The governed tool registry. */

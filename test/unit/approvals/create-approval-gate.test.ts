@@ -199,3 +199,30 @@ describe('createApprovalGate: 5. grants', () => {
     expect((await gateWith({ grants })(request('other', 'exec', 'always'))).decision).toBe('ask');
   });
 });
+
+describe('createApprovalGate: approvals.mode', () => {
+  it('smart marks only attended exec and write calls the tool itself asks about as reviewable', async () => {
+    const gate = gateWith({ mode: 'smart', require: ['deploy'] });
+    expect(await gate(request('exec', 'exec', 'always'))).toEqual({ decision: 'ask', reason: 'this tool always asks', reviewable: true });
+    expect(await gate(request('schedule_task', 'write', 'always'))).toMatchObject({ decision: 'ask', reviewable: true });
+    // dangerous, approvals.require, a capability rule that asks, and manual mode: a person, never the reviewer.
+    expect(await gate(request('nuke', 'dangerous', 'by-risk'))).toEqual({ decision: 'ask', reason: 'its risk is dangerous' });
+    expect(await gate(request('deploy', 'exec', 'by-risk'))).toEqual({ decision: 'ask', reason: 'approvals.require lists this tool' });
+    expect(await gate(request('exec', 'exec', 'always', { policyAsks: 'capability rule' }))).toEqual({ decision: 'ask', reason: 'capability rule' });
+    expect(await gateWith()(request('exec', 'exec', 'always'))).toEqual({ decision: 'ask', reason: 'this tool always asks' });
+  });
+
+  it('smart never marks a hard-blocked call or an unattended one', async () => {
+    const gate = gateWith({ mode: 'smart', hardBlocks: [blockRmRf], canAskWhenUnattended: () => true });
+    expect(await gate(request('exec', 'exec', 'always', { input: { command: 'rm -rf /' } }))).toMatchObject({ decision: 'deny' });
+    expect(await gate(request('schedule_task', 'write', 'always', unattended))).toEqual({ decision: 'ask', reason: 'this tool always asks' });
+  });
+
+  it('off lets through what only the tool asks about; hard blocks, approvals.require and unattended rules stay', async () => {
+    const gate = gateWith({ mode: 'off', require: ['deploy'], hardBlocks: [blockRmRf] });
+    expect(await gate(request('exec', 'exec', 'always'))).toEqual({ decision: 'allow', source: 'approvals-off' });
+    expect(await gate(request('exec', 'exec', 'always', { input: { command: 'rm -rf /' } }))).toMatchObject({ decision: 'deny' });
+    expect(await gate(request('deploy', 'exec', 'by-risk'))).toMatchObject({ decision: 'ask' });
+    expect(await gate(request('exec', 'exec', 'always', unattended))).toMatchObject({ decision: 'deny' });
+  });
+});

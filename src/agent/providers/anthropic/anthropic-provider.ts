@@ -51,6 +51,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         {
           model: options.model,
           max_tokens: request.maxTokens ?? options.maxTokens ?? defaultMaxTokens,
+          ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
           messages: conversation.messages,
           ...(conversation.system === undefined ? {} : { system: conversation.system }),
           ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),

@@ -55,6 +55,7 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
       messages: toOpenAiMessages(request.messages),
       ...(request.tools.length > 0 ? { tools: toOpenAiTools(request.tools) } : {}),
       ...(maxTokens === undefined ? {} : { max_tokens: maxTokens }),
+      ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     };
     const idle = createIdleTimeout(timeoutMs, request.signal);
     try {

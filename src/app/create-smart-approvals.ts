@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import type { ApprovalRoute, RuntimeDependencies } from '../agent/runtime-dependencies.js';
+import { createCallReviewer } from '../agent/create-call-reviewer.js';
+import type { Config } from '../config/config-schema.js';
+import type { Outbox } from '../events/outbox.js';
+import type { Target } from '../events/target.js';
+import type { Messages } from '../i18n/messages.js';
+import type { ModelPort } from '../model/model-port.js';
+import type { AuditLog } from '../registry/audit-log.js';
+import { createApprovalReviewer } from '../reviewer/create-approval-reviewer.js';
+import { createRecentReviews, type RecentReview } from '../reviewer/recent-reviews.js';
+import { createSmartPreferences, type SmartPreference } from '../reviewer/smart-preferences.js';
+import type { Store } from '../store/key-value-namespace.js';
+import { createEndpointModel } from './create-model.js';
+
+/** What smart approvals are built from. */
+export type SmartApprovalsOptions = {
+  readonly config: Config;
+  /** The primary model (with its failover): the reviewer's model unless approvals.reviewerModel names one. */
+  readonly primaryModel: ModelPort;
+  readonly store: Store;
+  readonly audit: Pick<AuditLog, 'record'>;
+  readonly outbox: Outbox;
+  readonly messagesFor: (channel: string) => Messages;
+  readonly approvalRouteFor: (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
+  readonly now: () => Date;
+};
+
+/** The reviewer (in smart mode only), the people's `/smart` choices and the reviewer's recent decisions, from config. */
+export async function createSmartApprovals(options: SmartApprovalsOptions): Promise<{ ok: true; smartApprovals: NonNullable<RuntimeDependencies['smartApprovals']> } | { ok: false; error: string }> {
+  const { config } = options;
+  const preferences = createSmartPreferences(options.store.namespace<SmartPreference>('smart-preferences'));
+  const recent = createRecentReviews(options.store.namespace<RecentReview[]>('reviewer-decisions'));
+  if (config.approvals.mode !== 'smart') return { ok: true, smartApprovals: { mode: config.approvals.mode, preferences, recent } };
+  const endpoint = config.approvals.reviewerModel;
+  const own = endpoint ? await createEndpointModel(endpoint, 0) : undefined;
+  if (own && !own.ok) return { ok: false, error: `approvals.reviewerModel cannot be used: ${own.error}.` };
+  const review = createApprovalReviewer({
+    model: own?.model ?? options.primaryModel,
+    timeoutMs: config.approvals.reviewerTimeoutMs,
+    workspaceDir: config.tools.workspaceDir ?? join(config.storage.dataDir, 'workspace'),
+  });
+  const reviewCall = createCallReviewer({
+    review,
+    preferences,
+    recent,
+    audit: options.audit,
+    outbox: options.outbox,
+    messagesFor: options.messagesFor,
+    notice: config.approvals.reviewerNotice,
+    approvalRouteFor: options.approvalRouteFor,
+    timezone: config.agent.timezone,
+    now: options.now,
+  });
+  return { ok: true, smartApprovals: { mode: 'smart', reviewCall, preferences, recent } };
+}
