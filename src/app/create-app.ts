@@ -131,6 +131,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     telemetry,
     messagesFor,
     httpRoutes: () => routes,
+    statusOfToolServers: () => mcp?.servers() ?? {},
     statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
     terminal: options.mode === 'chat' ? { ...(options.terminal ?? { input: process.stdin, output: process.stdout }), userName: userName() } : undefined,
   };
@@ -140,9 +141,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     sessionTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
   });
   const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command) : undefined)];
+  // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
+  const mcpServerNames = Object.keys(config.mcp.servers);
+  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger }) : undefined;
   const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), createExecTool({ environment: { PATH: config.tools.execPath } }), ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({
     tools,
+    toolSource: mcp,
+    onToolRejected: (name, reason) => logger.warn({ tool: name }, `tool not offered: ${reason}`),
     audit,
     replayGuard: createReplayGuard({ store: store.namespace<ToolResult>('idempotency') }),
     approvalHook: createApprovalGate({
@@ -164,11 +170,18 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const registry = registryResult.registry;
 
   const toolSets = new Map<string, ReadonlySet<string>>();
+  // Policy is resolved again whenever a dynamic source adds or withdraws tools.
+  registry.onChange(() => toolSets.clear());
+  const externalPrefixes = mcpServerNames.map((name) => `${name}__`);
+  const warned = new Set<string>();
   const visibleToolsFor = (channel: string): ReadonlySet<string> => {
     const cached = toolSets.get(channel);
     if (cached) return cached;
-    const resolved = resolveToolSet({ global: config.tools, channel: traits.get(channel)?.tools }, registry.names());
-    for (const warning of resolved.warnings) logger.warn(warning);
+    const resolved = resolveToolSet({ global: config.tools, channel: traits.get(channel)?.tools, externalPrefixes }, registry.names());
+    for (const warning of resolved.warnings.filter((line) => !warned.has(line))) {
+      warned.add(warning);
+      logger.warn(warning);
+    }
     toolSets.set(channel, resolved.names);
     return resolved.names;
   };
@@ -273,6 +286,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     `model: ${modelResult.names.join(' → ')}`,
     `store: ${store.description}`,
     `tools (${config.tools.profile ?? 'messaging'}): ${[...visibleToolsFor(firstChannel)].sort().join(', ')}`,
+    ...(mcp ? [`mcp: ${mcpServerNames.map((name) => `${name} (${config.mcp.servers[name]?.url ? 'http' : 'stdio'})`).join(', ')}; their tools join when each is up`] : []),
     ...wired.map((item) => (item.on ? `${item.channel.name}: on (${item.detail})` : `${item.name}: off (${item.reason})`)),
     ...routes.map((route) => `  mounted on the gateway: ${route.method} ${route.path}`),
   ];
@@ -292,12 +306,15 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     startupLines,
     terminalEnded,
     async start() {
+      // MCP servers start in parallel with the rest, each bounded by its start-up timeout; slow ones join later.
+      const mcpStarted = mcp?.start();
       // What a crash interrupted runs first, in the order it was accepted, before any new message.
       await intake.redrive();
       await runtime.resumeSettled();
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
       await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
+      await mcpStarted;
       for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
       const sweep = async () => {
         await runtime.sweepExpired();
@@ -319,6 +336,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       for (const channel of [...channels.values()].reverse()) {
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));
       }
+      await mcp?.stop();
       await fileAudit.flush();
       await registry.flush();
       await intake.flush();

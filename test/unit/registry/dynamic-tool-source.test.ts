@@ -10,7 +10,7 @@ function toolNamed(name: string, overrides: Partial<ToolDefinition> = {}): ToolD
     description: `The ${name} tool.`,
     input: z.object({ text: z.string() }),
     risk: 'read_only',
-    execute: async (input) => ({ ok: true, output: `${name} ran with ${input.text}` }),
+    execute: async (input) => ({ ok: true, output: `${name} ran with ${(input as { text: string }).text}` }),
     ...overrides,
   }) as ToolDefinition;
 }
