@@ -97,12 +97,6 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         },
       },
     });
-    next.onclose = () => lose('the connection closed', current);
-    next.onerror = (error) => {
-      // Streamable HTTP reports a dropped stream here without closing: ask the server whether it is still there.
-      log.debug({ err: error }, `MCP server ${name}: transport error`);
-      if (current === generation && state === 'up') void probe(current);
-    };
     try {
       const transport = createTransport();
       const attempt = (async () => {
@@ -114,6 +108,13 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         await next.close().catch(() => undefined);
         return;
       }
+      // Watched only once connected: a failed attempt is reported by the catch below, with its reason.
+      next.onclose = () => lose('the connection closed', current);
+      next.onerror = (error) => {
+        // Streamable HTTP reports a dropped stream here without closing: ask the server whether it is still there.
+        log.debug({ err: error }, `MCP server ${name}: transport error`);
+        if (current === generation && state === 'up') void probe(current);
+      };
       client = next;
       state = 'up';
       failures = 0;
