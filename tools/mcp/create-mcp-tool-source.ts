@@ -2,9 +2,9 @@ import type { Config } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { DynamicToolSource, ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
-import { createMcpServerConnection, type McpServerConnection } from './mcp-server-connection.js';
+import type { McpServerConnection } from './mcp-server-connection.js';
 import { toMcpToolName } from './mcp-tool-name.js';
-import { toMcpTool } from './to-mcp-tool.js';
+import type { toMcpTool as ToMcpTool } from './to-mcp-tool.js';
 
 /** Every configured MCP server as one source of registry tools, with the app's start and stop. */
 export type McpToolSource = DynamicToolSource & {
@@ -16,7 +16,10 @@ export type McpToolSource = DynamicToolSource & {
   describe(): readonly { readonly name: string; readonly server: string; readonly remoteName: string; readonly risk: string }[];
 };
 
-/** Builds the source from `config.mcp`; nothing connects until `start()`. */
+/**
+ * Builds the source from `config.mcp`; nothing connects until `start()`, and the MCP client and ajv are loaded only
+ * then, so creating the app costs nothing and the app's start need not wait for them.
+ */
 export function createMcpToolSource(options: { readonly config: Config; readonly logger: Logger }): McpToolSource {
   const { config, logger } = options;
   const listeners = new Set<() => void>();
@@ -25,7 +28,11 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
   const everOffered = new Map<string, string>();
   const reportedSkips = new Set<string>();
 
+  let connections: McpServerConnection[] = [];
+  let stopped = false;
+  let toMcpTool: typeof ToMcpTool | undefined;
   const rebuild = () => {
+    if (!toMcpTool) return;
     const next: typeof built = [];
     const taken = new Set<string>();
     for (const connection of connections) {
@@ -57,10 +64,6 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
     for (const listener of listeners) listener();
   };
 
-  const connections: McpServerConnection[] = Object.entries(config.mcp.servers).map(([name, server]) =>
-    createMcpServerConnection({ name, config: server, path: config.mcp.path, logger, retryMaxMs: config.mcp.retryMaxSeconds * 1000, onToolsChanged: rebuild }),
-  );
-
   return {
     tools: () => built.map((entry) => entry.tool),
     unavailableReason(name) {
@@ -74,9 +77,18 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    servers: () => Object.fromEntries(connections.map((connection) => [connection.name, connection.status()])) as Record<string, ToolServerStatus>,
+    servers: () =>
+      Object.fromEntries(
+        Object.keys(config.mcp.servers).map((name) => [name, connections.find((connection) => connection.name === name)?.status() ?? { state: 'starting', tools: 0 }]),
+      ) as Record<string, ToolServerStatus>,
     describe: () => built.map(({ tool, remoteName }) => ({ name: tool.name, server: tool.server ?? '', remoteName, risk: tool.risk })),
     async start() {
+      const [connectionModule, toolModule] = await Promise.all([import('./mcp-server-connection.js'), import('./to-mcp-tool.js')]);
+      if (stopped) return;
+      toMcpTool = toolModule.toMcpTool;
+      connections = Object.entries(config.mcp.servers).map(([name, server]) =>
+        connectionModule.createMcpServerConnection({ name, config: server, path: config.mcp.path, logger, retryMaxMs: config.mcp.retryMaxSeconds * 1000, onToolsChanged: rebuild }),
+      );
       await Promise.all(
         connections.map((connection) => {
           const timeoutMs = (config.mcp.servers[connection.name]?.startupTimeoutSeconds ?? 10) * 1000;
@@ -89,6 +101,7 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
       );
     },
     async stop() {
+      stopped = true;
       await Promise.all(connections.map((connection) => connection.stop()));
       built = [];
     },
