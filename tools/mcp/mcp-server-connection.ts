@@ -46,6 +46,17 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let listed: readonly RemoteTool[] = [];
   let lastError: string | undefined;
   let client: Client | undefined;
+  // The attempt under way, so stop() can close it (its child too) before it has connected.
+  let connecting: Client | undefined;
+  // Closes in progress (a stdio child may take 2 s to go): stop() waits for them, so no child outlives the app.
+  const closing = new Set<Promise<void>>();
+  const close = (target: Client | undefined): Promise<void> => {
+    if (!target) return Promise.resolve();
+    const done = target.close().catch((error: unknown) => log.debug({ err: error }, `MCP server ${name} did not close cleanly`));
+    closing.add(done);
+    void done.finally(() => closing.delete(done));
+    return done;
+  };
   let generation = 0;
   // Each connection attempt is a generation; its loss is handled once (close, failed probe and failed connect may all report it).
   let handledGeneration = 0;
@@ -67,7 +78,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     lastError = reason;
     const lostClient = client;
     client = undefined;
-    void lostClient?.close().catch(() => undefined);
+    void close(lostClient);
     log.warn({ reason }, `MCP server ${name} is down; its tools are withdrawn`);
     setTools([]);
     const delay = Math.max(500, backoffDelay(failures, { baseMs: 1000, maxMs: options.retryMaxMs }));
@@ -97,6 +108,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         },
       },
     });
+    connecting = next;
     try {
       const transport = createTransport();
       const attempt = (async () => {
@@ -105,7 +117,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       })();
       const tools = await withTimeout(attempt, config.startupTimeoutSeconds * 1000, `no answer within ${config.startupTimeoutSeconds} s`);
       if (stopped || current !== generation) {
-        await next.close().catch(() => undefined);
+        await close(next);
         return;
       }
       // Watched only once connected: a failed attempt is reported by the catch below, with its reason.
@@ -124,7 +136,9 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     } catch (error) {
       // A failed attempt counts as a lost connection: down, with retries.
       lose(`could not connect: ${describe(error)}`, current);
-      await next.close().catch(() => undefined);
+      await close(next);
+    } finally {
+      if (connecting === next) connecting = undefined;
     }
   }
 
@@ -186,9 +200,11 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       state = 'stopped';
       clearTimeout(retryTimer);
       const active = client;
+      const attempt = connecting;
       client = undefined;
+      connecting = undefined;
       listed = [];
-      await active?.close().catch((error: unknown) => log.warn({ err: error }, `MCP server ${name} did not close cleanly`));
+      await Promise.all([close(attempt), close(active), ...closing]);
     },
   };
 }

@@ -1,0 +1,84 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { waitFor } from '../../fakes/start-test-app.js';
+import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
+import { gatewayOf, getPath } from '../../fakes/webhook-client.js';
+import { createNotesFolder, filesystemServerScript } from './mcp-test-servers.js';
+
+type McpHealth = Record<string, { state: string; tools: number; error?: string }>;
+
+const listChangingServer = join(import.meta.dirname, 'list-changing-server.mjs');
+
+function offeredTools(scenario: TelegramScenario, index = -1): string[] {
+  const body = scenario.modelRequests().at(index)?.body as { tools?: { function: { name: string } }[] } | undefined;
+  return (body?.tools ?? []).map((tool) => tool.function.name);
+}
+
+async function mcpHealth(scenario: TelegramScenario): Promise<McpHealth> {
+  return ((await getPath(gatewayOf(scenario.testApp.app).baseUrl, '/healthz')).body as { mcp?: McpHealth }).mcp ?? {};
+}
+
+function serverYaml(name: string, args: readonly string[], extra: readonly string[] = []): string[] {
+  return [`    ${name}:`, `      command: ${JSON.stringify(process.execPath)}`, `      args: ${JSON.stringify(args)}`, ...extra];
+}
+
+describe('MCP server lifecycle', () => {
+  let scenario: TelegramScenario | undefined;
+  let notes: ReturnType<typeof createNotesFolder> | undefined;
+  afterEach(async () => {
+    await scenario?.stop();
+    scenario = undefined;
+    notes?.remove();
+  });
+
+  it('never holds start-up for a server that does not answer: it is down after its timeout, the others serve the first turn', async () => {
+    notes = createNotesFolder();
+    writeFileSync(join(notes.path, 'note.txt'), 'buy oat milk');
+    const yaml = [
+      'mcp:',
+      '  servers:',
+      ...serverYaml('files', [filesystemServerScript, notes.path]),
+      // A child that starts and never says a word.
+      ...serverYaml('silent', ['-e', 'setInterval(() => {}, 1000)'], ['      startupTimeoutSeconds: 1']),
+      'tools:',
+      '  alsoAllow: ["files__*", "silent__*"]',
+      '',
+    ].join('\n');
+    scenario = await startTelegramScenario({ allowFrom: '1001', yaml });
+    // Sent at once, before either server is known to be up: the turn waits for their first connection (at most
+    // each one's timeout), so the files tools are offered from the first message on.
+    scenario.model.enqueue({ text: 'Hello.' });
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('hi'));
+    await scenario.waitForBotMessage((message) => message.text === 'Hello.', 'the first answer');
+    expect(offeredTools(scenario, 0)).toContain('files__read_text_file');
+    expect(offeredTools(scenario, 0).some((name) => name.startsWith('silent__'))).toBe(false);
+
+    const health = await mcpHealth(scenario);
+    expect(health.files?.state).toBe('up');
+    expect(health.silent).toMatchObject({ state: 'down', tools: 0, error: 'could not connect: no answer within 1 s' });
+  });
+
+  it('refreshes the tools when a server sends tools/list_changed', async () => {
+    const yaml = ['mcp:', '  servers:', ...serverYaml('grow', [listChangingServer], ['      risk: read_only']), 'tools:', '  alsoAllow: ["grow__*"]', ''].join('\n');
+    scenario = await startTelegramScenario({ allowFrom: '1001', yaml });
+    await waitFor(async () => (await mcpHealth(scenario as TelegramScenario)).grow?.state === 'up', 'grow up');
+    expect(scenario.testApp.app.registry.names()).not.toContain('grow__extra');
+
+    scenario.model.enqueue({ toolCalls: [{ name: 'grow__add_tool', arguments: {} }] });
+    scenario.model.enqueue({ text: 'Added.' });
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('add a tool'));
+    await scenario.waitForBotMessage((message) => message.text === 'Added.', 'the answer');
+    await waitFor(() => scenario?.testApp.app.registry.names().includes('grow__extra'), 'grow__extra registered');
+
+    scenario.model.enqueue({ toolCalls: [{ name: 'grow__extra', arguments: {} }] });
+    scenario.model.enqueue({ text: 'Used it.' });
+    await client.sendMessage(client.makeMessage('use the new tool'));
+    await scenario.waitForBotMessage((message) => message.text === 'Used it.', 'the second answer');
+    expect(offeredTools(scenario, -2)).toContain('grow__extra');
+    const last = scenario.modelRequests().at(-1)?.body?.messages ?? [];
+    expect(last.filter((message) => message.role === 'tool').map((message) => String(message.content))).toContain('extra is new');
+  });
+});
