@@ -1,9 +1,10 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../fakes/start-test-app.js';
+import { createScriptedModelServer } from '../../fakes/scripted-model-server.js';
+import { startTestApp, waitFor } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
-import { gatewayOf, getPath } from '../../fakes/webhook-client.js';
+import { gatewayOf, getPath, postSigned } from '../../fakes/webhook-client.js';
 import { createNotesFolder, filesystemServerScript } from './mcp-test-servers.js';
 
 type McpHealth = Record<string, { state: string; tools: number; error?: string }>;
@@ -80,5 +81,39 @@ describe('MCP server lifecycle', () => {
     expect(offeredTools(scenario, -2)).toContain('grow__extra');
     const last = scenario.modelRequests().at(-1)?.body?.messages ?? [];
     expect(last.filter((message) => message.role === 'tool').map((message) => String(message.content))).toContain('extra is new');
+  });
+
+  it('follows the unattended rules in a webhook turn: a read_only MCP tool runs, a write one is refused without a card', async () => {
+    const folder = createNotesFolder();
+    notes = folder;
+    writeFileSync(join(folder.path, 'note.txt'), 'buy oat milk');
+    const configFolder = createNotesFolder();
+    const configFile = join(configFolder.path, 'mcp.yaml');
+    writeFileSync(
+      configFile,
+      ['mcp:', '  servers:', ...serverYaml('files', [filesystemServerScript, folder.path], ['      tools:', '        read_text_file: { risk: read_only }']), 'tools:', '  alsoAllow: ["files__*"]', ''].join('\n'),
+    );
+    const model = await createScriptedModelServer();
+    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: 'mcp-webhook-secret', WEBHOOK_PORT: '0' } });
+    try {
+      model.enqueue({
+        toolCalls: [
+          { name: 'files__read_text_file', arguments: { path: join(folder.path, 'note.txt') } },
+          { name: 'files__write_file', arguments: { path: join(folder.path, 'new.txt'), content: 'x' } },
+        ],
+      });
+      model.enqueue({ text: 'Read it; could not write.' });
+      const answer = await postSigned({ baseUrl: gatewayOf(test.app).baseUrl, secret: 'mcp-webhook-secret', body: { chatId: 'ops', text: 'copy my note' }, query: '?wait=true' });
+      expect(answer.body).toMatchObject({ reply: 'Read it; could not write.' });
+      const last = model.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body?.messages ?? [];
+      const results = last.filter((message) => message.role === 'tool').map((message) => String(message.content));
+      expect(results[0]).toBe('buy oat milk');
+      expect(results[1]).toContain('needs a person\'s approval, and nobody is watching this webhook turn');
+      expect(existsSync(join(folder.path, 'new.txt'))).toBe(false);
+    } finally {
+      await test.stop();
+      await model.close();
+      configFolder.remove();
+    }
   });
 });
