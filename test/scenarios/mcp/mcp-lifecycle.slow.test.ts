@@ -5,7 +5,7 @@ import { createScriptedModelServer } from '../../fakes/scripted-model-server.js'
 import { startTestApp, waitFor } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 import { gatewayOf, getPath, postSigned } from '../../fakes/webhook-client.js';
-import { createNotesFolder, filesystemServerScript } from './mcp-test-servers.js';
+import { createNotesFolder, filesystemServerPid, filesystemServerScript } from './mcp-test-servers.js';
 
 type McpHealth = Record<string, { state: string; tools: number; error?: string }>;
 
@@ -59,6 +59,12 @@ describe('MCP server lifecycle', () => {
     const health = await mcpHealth(scenario);
     expect(health.files?.state).toBe('up');
     expect(health.silent).toMatchObject({ state: 'down', tools: 0, error: 'could not connect: no answer within 1 s' });
+
+    // Child processes stop with the app.
+    expect(filesystemServerPid(notes.path)).toBeGreaterThan(0);
+    await scenario.stop();
+    scenario = undefined;
+    expect(filesystemServerPid(notes.path)).toBeUndefined();
   });
 
   it('refreshes the tools when a server sends tools/list_changed', async () => {
