@@ -243,9 +243,10 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
 
-  // Set by start(): turns wait for the MCP servers' first connection (each bounded by its start-up timeout), the
-  // ready line and the channels do not, so start-up is never delayed and no early turn misses their tools.
-  let mcpStarted: Promise<void> = Promise.resolve();
+  // Turns wait for the MCP servers' first connection (each bounded by its start-up timeout); the channels and the
+  // ready line do not, so start-up is never delayed and no early turn misses their tools.
+  let releaseTurns = () => {};
+  const mcpStarted = mcp ? new Promise<void>((resolve) => (releaseTurns = resolve)) : Promise.resolve();
   bus.subscribe(async (event) => {
     const started = performance.now();
     let failed = false;
@@ -310,15 +311,18 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     startupLines,
     terminalEnded,
     async start() {
-      // MCP servers start in parallel with everything else, each bounded by its start-up timeout; slow ones join later.
-      mcpStarted = mcp ? mcp.start().catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start')) : Promise.resolve();
       // What a crash interrupted runs first, in the order it was accepted, before any new message.
       await intake.redrive();
       await runtime.resumeSettled();
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
       await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
-      for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
+      try {
+        for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
+      } finally {
+        // Once the channels run, the servers start side by side (loading the MCP client then, off the start-up path).
+        void (mcp?.start() ?? Promise.resolve()).catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start')).finally(releaseTurns);
+      }
       const sweep = async () => {
         await runtime.sweepExpired();
         await runtime.resumeSettled();

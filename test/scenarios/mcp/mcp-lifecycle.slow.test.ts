@@ -5,7 +5,7 @@ import { createScriptedModelServer } from '../../fakes/scripted-model-server.js'
 import { startTestApp, waitFor } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 import { gatewayOf, getPath, postSigned } from '../../fakes/webhook-client.js';
-import { createNotesFolder, filesystemServerPid, filesystemServerScript } from './mcp-test-servers.js';
+import { createNotesFolder, filesystemServerPid, filesystemServerScript, startEverythingServer } from './mcp-test-servers.js';
 
 type McpHealth = Record<string, { state: string; tools: number; error?: string }>;
 
@@ -120,6 +120,27 @@ describe('MCP server lifecycle', () => {
       await test.stop();
       await model.close();
       configFolder.remove();
+    }
+  });
+
+  it('notices a Streamable HTTP server that went away (down in /healthz) and reconnects when it is back', async () => {
+    let everything = await startEverythingServer();
+    const port = Number(new URL(everything.url).port);
+    try {
+      const yaml = ['mcp:', '  retryMaxSeconds: 1', '  servers:', '    everything:', `      url: ${everything.url}`, 'tools:', '  alsoAllow: ["everything__*"]', ''].join('\n');
+      scenario = await startTelegramScenario({ allowFrom: '1001', yaml });
+      await waitFor(async () => (await mcpHealth(scenario as TelegramScenario)).everything?.state === 'up', 'everything up');
+      expect(scenario.testApp.app.registry.names()).toContain('everything__echo');
+
+      await everything.stop();
+      await waitFor(async () => (await mcpHealth(scenario as TelegramScenario)).everything?.state === 'down', 'everything down in /healthz');
+      expect(scenario.testApp.app.registry.names()).not.toContain('everything__echo');
+
+      everything = await startEverythingServer(port);
+      await waitFor(async () => (await mcpHealth(scenario as TelegramScenario)).everything?.state === 'up', 'everything up again', 20_000);
+      expect(scenario.testApp.app.registry.names()).toContain('everything__echo');
+    } finally {
+      await everything.stop();
     }
   });
 });

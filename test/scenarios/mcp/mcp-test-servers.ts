@@ -25,9 +25,9 @@ export async function freePort(): Promise<number> {
 /** `@modelcontextprotocol/server-everything` over Streamable HTTP, started from node_modules. */
 export type EverythingServer = { readonly url: string; readonly child: ChildProcess; stop(): Promise<void> };
 
-/** Starts the everything server on a free port and waits until it listens. */
-export async function startEverythingServer(): Promise<EverythingServer> {
-  const port = await freePort();
+/** Starts the everything server on a free port (or the given one, to restart it) and waits until it listens. */
+export async function startEverythingServer(port?: number): Promise<EverythingServer> {
+  port ??= await freePort();
   const child = spawn(process.execPath, [everythingServerScript, 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   await new Promise<void>((resolve, reject) => {
     let text = '';
