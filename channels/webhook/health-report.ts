@@ -1,5 +1,6 @@
 import type { BusStats } from '../../src/bus/message-bus.js';
 import type { ChannelStatus } from '../../src/events/channel.js';
+import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import type { StoreHealth } from '../../src/store/key-value-namespace.js';
 
 /** What GET /healthz answers: the process is alive, each channel's state, the store's, and how full the bus is. */
@@ -8,6 +9,8 @@ export type HealthReport = {
   readonly status: 'ok' | 'degraded';
   readonly uptimeSeconds: number;
   readonly channels: Readonly<Record<string, ChannelStatus>>;
+  /** Each MCP server (`up`, `down` with the reason and the next attempt); absent when none is configured. */
+  readonly mcp?: Readonly<Record<string, ToolServerStatus>>;
   readonly store: StoreHealth;
   readonly bus: BusStats;
 };
@@ -15,6 +18,7 @@ export type HealthReport = {
 /** Builds the health report. Pure. */
 export function buildHealthReport(input: {
   readonly channels: Readonly<Record<string, ChannelStatus>>;
+  readonly mcp?: Readonly<Record<string, ToolServerStatus>>;
   readonly bus: BusStats;
   readonly store: StoreHealth;
   readonly startedAt: Date;
@@ -24,6 +28,7 @@ export function buildHealthReport(input: {
     status: input.store.state === 'ok' ? 'ok' : 'degraded',
     uptimeSeconds: Math.max(0, Math.round((input.now.getTime() - input.startedAt.getTime()) / 1000)),
     channels: input.channels,
+    ...(input.mcp && Object.keys(input.mcp).length > 0 ? { mcp: input.mcp } : {}),
     store: input.store,
     bus: input.bus,
   };

@@ -24,6 +24,7 @@ export const webhookAdapter: ChannelAdapter = {
       telemetry: context.telemetry,
       logger: context.logger.child({ channel: 'webhook' }),
       statusOfChannels: context.statusOfChannels,
+      statusOfToolServers: context.statusOfToolServers,
       routes: context.httpRoutes,
     });
     return { on: true, channel, detail: describeGateway({ host: settings.host, port: settings.port, messagesEnabled: channel.messagesEnabled, routes: [] }) };

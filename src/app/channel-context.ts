@@ -6,6 +6,7 @@ import type { HttpRoute } from '../events/http-route.js';
 import type { Outbox } from '../events/outbox.js';
 import type { Messages } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
+import type { ToolServerStatus } from '../registry/dynamic-tool-source.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
@@ -19,6 +20,8 @@ export type ChannelContext = {
   readonly telemetry: Telemetry;
   /** The catalogue in the locale the named channel declared. */
   readonly messagesFor: (channel: string) => Messages;
+  /** Each server that brings tools at run time (MCP), read when asked (health endpoints). */
+  readonly statusOfToolServers: () => Readonly<Record<string, ToolServerStatus>>;
   /** Every channel's status, read when asked (health endpoints). */
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
   /** Routes the wired channels serve over the HTTP gateway (Telegram's webhook mode): read at start, after every channel is wired. */

@@ -137,6 +137,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     telemetry,
     messagesFor,
     httpRoutes: () => routes,
+    statusOfToolServers: () => mcp?.servers() ?? {},
     statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
     terminal: options.mode === 'chat' ? { ...(options.terminal ?? { input: process.stdin, output: process.stdout }), userName: userName() } : undefined,
   };
@@ -150,9 +151,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const processGroups = createProcessGroupTracker();
   const sandbox = execSandboxFor(config);
   const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups });
+  // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
+  const mcpServerNames = Object.keys(config.mcp.servers);
+  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger }) : undefined;
   const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({
     tools,
+    toolSource: mcp,
+    onToolRejected: (name, reason) => logger.warn({ tool: name }, `tool not offered: ${reason}`),
     audit,
     replayGuard: createReplayGuard({ store: store.namespace<ToolResult>('idempotency') }),
     approvalHook: createApprovalGate({
@@ -175,11 +181,18 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const registry = registryResult.registry;
 
   const toolSets = new Map<string, ReadonlySet<string>>();
+  // Policy is resolved again whenever a dynamic source adds or withdraws tools.
+  registry.onChange(() => toolSets.clear());
+  const externalPrefixes = mcpServerNames.map((name) => `${name}__`);
+  const warned = new Set<string>();
   const visibleToolsFor = (channel: string): ReadonlySet<string> => {
     const cached = toolSets.get(channel);
     if (cached) return cached;
-    const resolved = resolveToolSet({ global: config.tools, channel: traits.get(channel)?.tools }, registry.names());
-    for (const warning of resolved.warnings) logger.warn(warning);
+    const resolved = resolveToolSet({ global: config.tools, channel: traits.get(channel)?.tools, externalPrefixes }, registry.names());
+    for (const warning of resolved.warnings.filter((line) => !warned.has(line))) {
+      warned.add(warning);
+      logger.warn(warning);
+    }
     toolSets.set(channel, resolved.names);
     return resolved.names;
   };
@@ -249,9 +262,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
 
+  // Turns wait for the MCP servers' first connection (each bounded by its start-up timeout); the channels and the
+  // ready line do not, so start-up is never delayed and no early turn misses their tools.
+  let releaseTurns = () => {};
+  const mcpStarted = mcp ? new Promise<void>((resolve) => (releaseTurns = resolve)) : Promise.resolve();
   bus.subscribe(async (event) => {
     const started = performance.now();
     let failed = false;
+    await mcpStarted;
     try {
       await traceContext.run({ traceId: event.traceId, sessionKey: event.sessionKey }, () => runtime.handle(event));
     } catch (error) {
@@ -294,6 +312,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     `store: ${store.description}`,
     `tools (${config.tools.profile ?? 'messaging'}): ${[...visibleToolsFor(firstChannel)].sort().join(', ')}`,
     ...(config.approvals.mode === 'manual' ? [] : [`approvals: ${config.approvals.mode}${config.approvals.mode === 'smart' ? ` (reviewer: ${config.approvals.reviewerModel ? `${config.approvals.reviewerModel.provider}:${config.approvals.reviewerModel.name}` : 'the primary model'})` : ''}`]),
+    ...(mcp ? [`mcp: ${mcpServerNames.map((name) => `${name} (${config.mcp.servers[name]?.url ? 'http' : 'stdio'})`).join(', ')}; their tools join when each is up`] : []),
     ...wired.map((item) => (item.on ? `${item.channel.name}: on (${item.detail})` : `${item.name}: off (${item.reason})`)),
     ...routes.map((route) => `  mounted on the gateway: ${route.method} ${route.path}`),
   ];
@@ -319,7 +338,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
       await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
-      for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
+      try {
+        for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
+      } finally {
+        // Once the channels run, the servers start side by side (loading the MCP client then, off the start-up path).
+        void (mcp?.start() ?? Promise.resolve()).catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start')).finally(releaseTurns);
+      }
       const sweep = async () => {
         await runtime.sweepExpired();
         await runtime.resumeSettled();
@@ -343,6 +367,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       for (const channel of [...channels.values()].reverse()) {
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));
       }
+      await mcp?.stop();
       await fileAudit.flush();
       await registry.flush();
       await intake.flush();

@@ -48,6 +48,13 @@ function collectRows(schema: JsonSchema, path: string, variables: ReadonlyMap<st
     for (const [key, child] of Object.entries(inner.properties)) collectRows(child, path === '' ? key : `${path}.${key}`, variables, rows);
     return;
   }
+  // A map of named entries (mcp.servers.<name>): one row for the map, then the keys of an entry.
+  const entry = typeof inner.additionalProperties === 'object' ? inner.additionalProperties : undefined;
+  if (inner.type === 'object' && entry?.properties) {
+    rows.push({ path, type: 'map', defaultValue: '', variable: '', description: (schema.description ?? inner.description ?? '').replace(/\|/g, '\\|') });
+    collectRows(entry, `${path}.<name>`, variables, rows);
+    return;
+  }
   rows.push({
     path,
     type: typeOf(inner),

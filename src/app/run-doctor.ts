@@ -13,6 +13,7 @@ import { checkWechat } from './doctor/check-wechat.js';
 import { describeConfig } from './doctor/describe-config.js';
 import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
 import { probeBubblewrap } from './doctor/probe-bubblewrap.js';
+import { describeMcpServers } from './doctor/describe-mcp-servers.js';
 import { describeNodeVersion } from './doctor/describe-node-version.js';
 import { describeToolSets } from './doctor/describe-tool-sets.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
@@ -20,6 +21,7 @@ import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import type { DoctorLine } from './doctor/doctor-line.js';
 import { doctorExitCode, formatDoctorReport } from './doctor/format-doctor-report.js';
 import type { ParsedArguments } from './parse-arguments.js';
+import { probeMcpServers } from './probe-mcp-servers.js';
 
 /** Every network check gets this long; they run side by side, so the doctor answers in a few seconds even offline. */
 const checkTimeoutMs = 3000;
@@ -43,12 +45,13 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
   }
   const { config } = loaded;
   const dataLine = await checkDataFolder(config.storage.dataDir);
-  const [store, modelLines, telegramLines, wechatLines, webhookLines] = await Promise.all([
+  const [store, modelLines, telegramLines, wechatLines, webhookLines, mcp] = await Promise.all([
     dataLine.status === 'fail' && !config.storage.url ? undefined : checkStore({ url: config.storage.url, dataDir: config.storage.dataDir, timeoutMs: checkTimeoutMs }),
     checkModelEndpoints(config.model, checkTimeoutMs),
     checkTelegram(config.channels.telegram, checkTimeoutMs),
     checkWechat(config.channels.wechat),
     checkWebhook(config.channels.webhook),
+    probeMcpServers(config),
   ]);
   const sandbox = execSandboxFor(config);
   const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;
@@ -62,7 +65,8 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     ...wechatLines,
     ...webhookLines,
     ...[describeGatewayExposure(config)].filter((line) => line !== undefined),
-    ...describeToolSets(config, builtinTools.map((tool) => tool.name)),
+    ...describeMcpServers(config, mcp),
+    ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)]),
     describeExecSandboxLine({ sandbox, execOffered: execOffered(config), probe }),
   ];
   const exitCode = doctorExitCode(lines);

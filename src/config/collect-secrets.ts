@@ -1,3 +1,4 @@
+import { isSecretName } from './is-secret-name.js';
 import type { Config } from './config-schema.js';
 
 /** Every secret value in the configuration, so the logger can scrub them from any line. */
@@ -11,6 +12,10 @@ export function collectSecrets(config: Config): string[] {
     config.channels.webhook.secret,
     config.channels.webhook.metricsToken,
     ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
+    // MCP headers (Authorization) and child variables with secret-looking names, with a `Bearer ` prefix counted apart.
+    ...Object.values(config.mcp.servers).flatMap((server) =>
+      [...Object.entries(server.headers), ...Object.entries(server.env)].filter(([name]) => isSecretName(name)).flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')]),
+    ),
   ];
   // Very short values would scrub ordinary words out of log lines; real secrets are longer.
   return values.filter((value): value is string => value !== undefined && value.length >= 6);

@@ -83,6 +83,27 @@ const cronJobSchema = z.strictObject({
   catchUp: z.enum(['run-once', 'skip']).optional(),
 });
 
+const riskSchema = z.enum(['read_only', 'write', 'exec', 'dangerous']);
+
+/** One MCP server: a command the agent starts (stdio) or a URL (Streamable HTTP). */
+export const mcpServerSchema = z
+  .strictObject({
+    command: optionalText.describe('stdio: the program to start, e.g. npx or node.'),
+    args: z.array(z.string()).default([]).describe('stdio: its arguments.'),
+    env: z.record(z.string(), z.string()).default({}).describe('stdio: extra variables for the child; nothing else is inherited but PATH (mcp.path).'),
+    cwd: optionalText.describe('stdio: the folder it starts in (default the current one).'),
+    url: optionalText.pipe(z.url().optional()).describe('Streamable HTTP: the endpoint, e.g. http://127.0.0.1:3001/mcp.'),
+    headers: z.record(z.string(), z.string()).default({}).describe('Streamable HTTP: headers sent with every request, e.g. an Authorization header from an environment variable.'),
+    risk: riskSchema.default('write').describe('Risk of its tools unless overridden per tool; the server cannot lower it. read_only runs, anything else asks.'),
+    tools: z
+      .record(z.string(), z.strictObject({ risk: riskSchema.describe('Risk of this tool.') }))
+      .default({})
+      .describe('Per-tool overrides, by the name the server gives the tool.'),
+    timeoutSeconds: z.coerce.number().positive().default(30).describe('Longest one tool call may take.'),
+    startupTimeoutSeconds: z.coerce.number().positive().default(10).describe('Longest start-up waits for this server; it keeps connecting in the background after.'),
+  })
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' });
+
 /** The whole configuration file, after `${VAR}` interpolation. Every section is strict: a misspelt key is reported, never dropped. */
 export const configSchema = z.strictObject({
   agent: z
@@ -160,9 +181,22 @@ export const configSchema = z.strictObject({
     })
     .prefault({}),
   cron: z.strictObject({ jobs: z.array(cronJobSchema).default([]) }).prefault({}),
+  mcp: z
+    .strictObject({
+      servers: z
+        .record(z.string().regex(/^[A-Za-z0-9_-]{1,24}$/, 'letters, digits, _ and - only, at most 24'), mcpServerSchema)
+        .default({})
+        .describe('MCP servers whose tools join the registry as <server>__<tool>; offered only where tools.allow or tools.alsoAllow name them (server__* globs).'),
+      path: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to stdio servers (the only variable they inherit).'),
+      retryMaxSeconds: z.coerce.number().positive().default(60).describe('Longest wait between attempts to reconnect a server that is down.'),
+    })
+    .prefault({})
+    .describe('Model Context Protocol servers, as governed tools.'),
 });
 
 /** The validated configuration the runtime reads. */
 export type Config = z.output<typeof configSchema>;
+/** One configured MCP server. */
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
 /** Tool selection for one scope. */
 export type ToolSelection = z.output<typeof toolSelectionSchema>;

@@ -10,6 +10,8 @@ export type AuditEntry = {
   readonly userId?: string;
   readonly channel?: string;
   readonly tool?: string;
+  /** The server a tool from outside (MCP) belongs to. */
+  readonly server?: string;
   readonly arguments?: unknown;
   readonly outcome: string;
   readonly durationMs?: number;

@@ -16,6 +16,10 @@ export type ToolDefinition<Schema extends z.ZodType = z.ZodType> = {
   /** What the model reads to decide when to call it. */
   readonly description: string;
   readonly input: Schema;
+  /** The JSON Schema the model is shown, for tools that arrive with one (MCP); `input` must then validate against it. Default: `input` exported. */
+  readonly parameters?: Readonly<Record<string, unknown>>;
+  /** The server a tool from outside comes from (MCP): named in audit entries. */
+  readonly server?: string;
   readonly risk: Risk;
   readonly capabilities?: readonly string[];
   readonly approval?: ApprovalMode;

@@ -18,6 +18,8 @@ export type ExecuteToolInput = {
   readonly tool: ToolDefinition | undefined;
   readonly options: ToolRegistryOptions;
   readonly executionId: string;
+  /** Why a tool that is not registered now cannot be called (its server is down), when a dynamic source knows it. */
+  readonly unavailableReason?: string;
   readonly idempotencyKey: (input: unknown) => string;
 };
 
@@ -39,6 +41,7 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
       userId: request.userId,
       channel: request.channel,
       tool: toolName,
+      server: tool?.server,
       arguments: extra.arguments,
       outcome: result.ok ? 'ok' : (result.errorKind ?? 'internal'),
       durationMs: Math.round(performance.now() - started),
@@ -49,6 +52,7 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
     return { kind: 'result', toolName, result };
   };
 
+  if (!tool && input.unavailableReason !== undefined) return finish(requestedName, failure('internal', input.unavailableReason));
   if (!tool) return finish(requestedName, failure('denied', `Unknown tool "${requestedName}". Use only the tools you were given.`));
 
   const policy = decideToolAccess(

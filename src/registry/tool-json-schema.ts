@@ -6,7 +6,7 @@ import type { ToolDefinition } from './define-tool.js';
 export function toToolSchema(tool: ToolDefinition): { ok: true; schema: ToolSchema } | { ok: false; error: string } {
   let parameters: Record<string, unknown>;
   try {
-    const exported = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>;
+    const exported = tool.parameters ?? (z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>);
     const { $schema: _dropped, ...rest } = exported;
     parameters = rest;
   } catch (error) {

@@ -6,6 +6,7 @@ import type { ApprovalHook } from './approval-hook.js';
 import type { AuditLog } from './audit-log.js';
 import { hashParts, hashToolCall } from './canonical-json.js';
 import type { ToolDefinition } from './define-tool.js';
+import type { DynamicToolSource } from './dynamic-tool-source.js';
 import { executeTool } from './execute-tool.js';
 import type { ReplayGuard } from './replay-guard.js';
 import type { ToolContext } from './tool-context.js';
@@ -61,6 +62,8 @@ export interface ToolRegistry {
   find(name: string): ToolDefinition | undefined;
   /** The JSON-Schema definitions of the tools this session may see. */
   definitions(visibleTools: ReadonlySet<string>): readonly ToolSchema[];
+  /** Calls `listener` when the set of tools changes (a dynamic source added or withdrew some); returns the unsubscribe. */
+  onChange(listener: () => void): () => void;
   execute(request: ExecutionRequest): Promise<ExecuteOutcome>;
   /** Waits for the work it does in the background (idempotency records) to reach the store. */
   flush(): Promise<void>;
@@ -69,6 +72,10 @@ export interface ToolRegistry {
 /** What the registry is built from. */
 export type ToolRegistryOptions = {
   readonly tools: readonly ToolDefinition[];
+  /** Tools that come and go at run time (MCP servers); checked like the static ones whenever they change. */
+  readonly toolSource?: DynamicToolSource;
+  /** Told about a tool from the dynamic source that was refused (bad name, clash, schema that does not export). */
+  readonly onToolRejected?: (name: string, reason: string) => void;
   readonly aliases?: Readonly<Record<string, string>>;
   readonly audit: AuditLog;
   readonly replayGuard: ReplayGuard;
@@ -97,17 +104,50 @@ export function createToolRegistry(options: ToolRegistryOptions): { ok: true; re
     schemas.set(tool.name, exported.schema);
   }
 
-  // Tool names come from the model: only own entries of the map count, never inherited properties.
+  // The dynamic source's tools, checked like the static ones; rebuilt when the source says they changed.
+  let dynamicTools = new Map<string, ToolDefinition>();
+  let dynamicSchemas = new Map<string, ToolSchema>();
+  const refresh = () => {
+    const nextTools = new Map<string, ToolDefinition>();
+    const nextSchemas = new Map<string, ToolSchema>();
+    for (const tool of options.toolSource?.tools() ?? []) {
+      let problem: string | undefined;
+      const exported = toToolSchema(tool);
+      if (!validName.test(tool.name)) problem = `its name must match ${validName.source}`;
+      else if (tools.has(tool.name) || nextTools.has(tool.name) || Object.hasOwn(aliases, tool.name)) problem = 'its name is taken';
+      else if (!exported.ok) problem = exported.error;
+      if (problem !== undefined || !exported.ok) {
+        options.onToolRejected?.(tool.name, problem ?? 'its schema does not export');
+        continue;
+      }
+      nextTools.set(tool.name, tool);
+      nextSchemas.set(tool.name, exported.schema);
+    }
+    dynamicTools = nextTools;
+    dynamicSchemas = nextSchemas;
+  };
+  refresh();
+  const listeners = new Set<() => void>();
+  options.toolSource?.onChange(() => {
+    refresh();
+    for (const listener of listeners) listener();
+  });
+
+  // Tool names come from the model: only own entries of the maps count, never inherited properties.
   function find(name: string): ToolDefinition | undefined {
     const resolved = Object.hasOwn(aliases, name) ? (aliases[name] ?? name) : name;
-    return tools.get(resolved);
+    return tools.get(resolved) ?? dynamicTools.get(resolved);
   }
 
   const registry: ToolRegistry = {
-    names: () => [...tools.keys()].sort(),
+    names: () => [...tools.keys(), ...dynamicTools.keys()].sort(),
     find,
     definitions(visibleTools) {
-      return [...schemas.entries()].filter(([name]) => visibleTools.has(name)).map(([, schema]) => schema);
+      return [...schemas.entries(), ...dynamicSchemas.entries()].filter(([name]) => visibleTools.has(name)).map(([, schema]) => schema);
+    },
+    onChange(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
     flush: () => options.replayGuard.flush(),
     async execute(request) {
@@ -117,6 +157,7 @@ export function createToolRegistry(options: ToolRegistryOptions): { ok: true; re
         tool,
         options,
         executionId: createId(),
+        unavailableReason: tool ? undefined : options.toolSource?.unavailableReason(request.call.name),
         idempotencyKey: (input: unknown) => hashParts(request.traceId, tool?.name ?? request.call.name, request.callKey ?? request.call.id, hashToolCall(tool?.name ?? '', input)),
       });
     },

@@ -26,6 +26,8 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   'node-cron': ['channels/cron/'],
   openai: ['src/agent/providers/openai/'],
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
+  '@modelcontextprotocol/client': ['tools/mcp/'],
+  ajv: ['tools/mcp/'],
 };
 
 describe('house rules (docs/naming.md), checked on every file', () => {

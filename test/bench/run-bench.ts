@@ -12,6 +12,7 @@ import { runSessionsMemoryBench } from './memory-bench.js';
 import { runPipelineBench } from './pipeline-bench.js';
 import { runRegistryBench } from './registry-bench.js';
 import { compiledScript } from './bench-paths.js';
+import { runStartupWithMcpBench } from './mcp-startup-bench.js';
 import { measureIdleMemory, runStartupBench, runStartupWithWechatBench, stopAgent } from './startup-bench.js';
 import { runTelegramBench } from './telegram-bench.js';
 
@@ -114,6 +115,9 @@ if (idle) notes.push(`memory.idleRssMb: VmRSS of \`main.js start\` (WeChat off) 
 const wechat = await attempt('startup with WeChat (puppet that cannot log in)', () => runStartupWithWechatBench({ modelUrl: model.url, runs: plan.wechatRuns }));
 if (wechat) notes.push(`startup.readyMsWithWechat: the same with WECHAT_ENABLED=true and the default puppet (wechaty-puppet-wechat4u), which cannot log in here; ${runsNote(plan.wechatRuns)}.`);
 
+const mcp = await attempt('startup with two MCP servers (stdio and Streamable HTTP)', () => runStartupWithMcpBench({ modelUrl: model.url, runs: plan.wechatRuns }));
+if (mcp) notes.push(`startup.readyMsWithMcp: the same (WeChat off) with two MCP servers configured, @modelcontextprotocol/server-filesystem over stdio (started by the agent) and server-everything over Streamable HTTP (already running), connected in parallel before the ready line; ${runsNote(plan.wechatRuns)}; runs ${mcp.runsMs.map((value) => Math.round(value)).join(', ')} ms.`);
+
 const sessions = await attempt(`memory with ${plan.sessions10k.toLocaleString('en-US')} sessions (child processes side by side)`, () => runSessionsMemoryBench({ sessions: plan.sessions10k, runs: plan.runs }));
 if (sessions) {
   details['memory.sessionsMeasured'] = sessions.sessions;
@@ -140,7 +144,7 @@ const report: BenchReport = {
     concurrent50MessagesPerSecond: round(telegram?.concurrent50MessagesPerSecond, 1),
   },
   registry: { microsPerCall: round(registry?.microsPerCall, 1) },
-  startup: { readyMs: round(startup?.readyMs, 0), readyMsWithWechat: round(wechat?.readyMs, 0) },
+  startup: { readyMs: round(startup?.readyMs, 0), readyMsWithWechat: round(wechat?.readyMs, 0), readyMsWithMcp: round(mcp?.readyMs, 0) },
   memory: { idleRssMb: round(idle?.rssMb, 1), rss10kSessionsMb: round(sessions?.rssMb, 1) },
   details,
   notes,

@@ -17,7 +17,7 @@ export type IdleAgent = { readonly process: ReadyProcess; readonly dataDir: stri
 export type StartupResult = { readonly readyMs: number; readonly runsMs: readonly number[]; readonly idleAgents: readonly IdleAgent[] };
 
 /** Spawns the compiled `main.js start` and times it to its ready line. */
-async function startAgent(modelUrl: string, extra: Readonly<Record<string, string>> = {}): Promise<IdleAgent> {
+export async function startAgent(modelUrl: string, extra: Readonly<Record<string, string>> = {}): Promise<IdleAgent> {
   const { environment, dataDir } = createAgentEnvironment({ modelUrl, extra });
   try {
     const started = await spawnReadyProcess({ script: mainScript, args: ['start'], environment, cwd: repositoryRoot, readyText, timeoutMs: 60_000 });

@@ -15,7 +15,7 @@ const keys = {
   pipeline: ['turnsPerSecond', 'p50Ms', 'p99Ms'],
   telegram: ['messagesPerSecond', 'p99Ms', 'bareMessagesPerSecond', 'ratioToBare', 'ratioToModelFloor', 'sequentialMedianMs', 'concurrent50MessagesPerSecond'],
   registry: ['microsPerCall'],
-  startup: ['readyMs', 'readyMsWithWechat'],
+  startup: ['readyMs', 'readyMsWithWechat', 'readyMsWithMcp'],
   memory: ['idleRssMb', 'rss10kSessionsMb'],
 } as const;
 

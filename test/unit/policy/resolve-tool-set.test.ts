@@ -126,4 +126,37 @@ describe('resolveToolSet', () => {
     expect(resolved.warnings[0]).toContain('Unknown tool "ghost"');
     for (const name of registered) expect(resolved.warnings[0]).toContain(name);
   });
+
+  describe('tools from outside the catalogue (MCP servers)', () => {
+    const withServers = [...registered, 'files__read_text_file', 'files__write_file', 'everything__echo'];
+    const externalPrefixes = ['files__', 'everything__'];
+
+    it('no profile includes them, not even full', () => {
+      for (const profile of ['minimal', 'messaging', 'coding', 'full'] as const) {
+        const names = resolveToolSet({ global: selection({ profile }), externalPrefixes }, withServers).names;
+        expect([...names].filter((name) => name.includes('__'))).toEqual([]);
+      }
+    });
+
+    it('alsoAllow with a server__* glob brings in that server only, and deny still wins', () => {
+      const names = resolveToolSet({ global: selection({ alsoAllow: ['files__*'], deny: ['files__write_file'] }), externalPrefixes }, withServers).names;
+      expect(names.has('files__read_text_file')).toBe(true);
+      expect(names.has('files__write_file')).toBe(false);
+      expect(names.has('everything__echo')).toBe(false);
+      expect(names.has('memory')).toBe(true);
+    });
+
+    it('an allow list may name one tool exactly or a glob, and a channel deny glob removes them', () => {
+      const layers = { global: selection({ allow: ['message', 'everything__echo', 'files__*'] }), externalPrefixes };
+      expect(sorted(resolveToolSet(layers, withServers).names)).toEqual(['everything__echo', 'files__read_text_file', 'files__write_file', 'message']);
+      expect(sorted(resolveToolSet({ ...layers, channel: { deny: ['files__*'] } }, withServers).names)).toEqual(['everything__echo', 'message']);
+    });
+
+    it('does not warn about a name of a server that has not listed its tools yet, but does about a glob nothing can match', () => {
+      const resolved = resolveToolSet({ global: selection({ alsoAllow: ['files__read_text_file', 'nothing*'] }), externalPrefixes }, registered);
+      expect(resolved.names.has('files__read_text_file')).toBe(false);
+      expect(resolved.warnings).toHaveLength(1);
+      expect(resolved.warnings[0]).toContain('Unknown tool "nothing*"');
+    });
+  });
 });

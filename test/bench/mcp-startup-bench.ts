@@ -1,0 +1,73 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { median } from './bench-statistics.js';
+import { repositoryRoot } from './bench-paths.js';
+import { startAgent, stopAgent } from './startup-bench.js';
+
+const serverScript = (name: string) => join(repositoryRoot, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+
+/**
+ * `startup.readyMsWithMcp`: `main.js start` with two MCP servers configured, the filesystem server over stdio
+ * (a child the agent starts) and the everything server over Streamable HTTP (started here beforehand, not timed).
+ * Both are connected in parallel while the agent starts; the ready line waits at most their start-up timeout.
+ */
+export async function runStartupWithMcpBench(options: { readonly modelUrl: string; readonly runs: number }): Promise<{ readonly readyMs: number; readonly runsMs: readonly number[] }> {
+  const folder = mkdtempSync(join(tmpdir(), 'echo-bench-mcp-'));
+  const port = await freePort();
+  const everything = spawn(process.execPath, [serverScript('server-everything'), 'streamableHttp'], { env: { PATH: process.env.PATH ?? '', PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    await listening(everything);
+    const configFile = join(folder, 'mcp.yaml');
+    writeFileSync(
+      configFile,
+      [
+        'mcp:',
+        '  servers:',
+        '    files:',
+        `      command: ${JSON.stringify(process.execPath)}`,
+        `      args: [${JSON.stringify(serverScript('server-filesystem'))}, ${JSON.stringify(folder)}]`,
+        '    everything:',
+        `      url: http://127.0.0.1:${port}/mcp`,
+        'tools:',
+        '  alsoAllow: ["files__*", "everything__*"]',
+        '',
+      ].join('\n'),
+    );
+    const runsMs: number[] = [];
+    for (let run = 0; run < options.runs; run += 1) {
+      const agent = await startAgent(options.modelUrl, { ECHO_CONFIG: configFile });
+      runsMs.push(agent.process.readyMs);
+      await stopAgent(agent);
+    }
+    return { readyMs: median(runsMs), runsMs };
+  } finally {
+    everything.kill('SIGTERM');
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+function listening(child: ChildProcess): Promise<void> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      if (text.includes('listening')) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`the everything server exited (${code}): ${text}`)));
+  });
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { collectSecrets } from '../../../src/config/collect-secrets.js';
+import { configSchema } from '../../../src/config/config-schema.js';
+import { loadConfig } from '../../../src/config/load-config.js';
+import { repositoryRoot } from '../../fakes/run-compiled.js';
+
+const minimal = { model: { primary: { provider: 'openai', name: 'm' } } };
+
+describe('the mcp section', () => {
+  it('reads the example: a stdio server with per-tool risk, an HTTP server with a header from the environment', () => {
+    const loaded = loadConfig({ root: repositoryRoot, configFile: join('config', 'examples', 'mcp-servers.yaml'), environment: { EVERYTHING_TOKEN: 'token-from-env-123', PATH: '/opt/bin:/usr/bin' } });
+    if (!loaded.ok) throw new Error(loaded.errors.join('; '));
+    const { files, everything } = loaded.config.mcp.servers;
+    expect(files).toMatchObject({ command: 'npx', risk: 'write', tools: { read_text_file: { risk: 'read_only' } }, timeoutSeconds: 30, startupTimeoutSeconds: 10 });
+    expect(everything).toMatchObject({ url: 'http://127.0.0.1:3001/mcp', headers: { Authorization: 'Bearer token-from-env-123' } });
+    expect(loaded.config.mcp.path).toBe('/opt/bin:/usr/bin');
+    expect(loaded.config.tools.alsoAllow).toEqual(['files__*']);
+    expect(collectSecrets(loaded.config)).toContain('token-from-env-123');
+  });
+
+  it('refuses a server with both a command and a url, or neither', () => {
+    for (const server of [{ command: 'node', url: 'http://127.0.0.1:1/mcp' }, { risk: 'write' }]) {
+      const parsed = configSchema.safeParse({ ...minimal, mcp: { servers: { files: server } } });
+      expect(parsed.success).toBe(false);
+      expect(JSON.stringify(parsed.error?.issues)).toContain('either command (stdio) or url');
+    }
+  });
+
+  it('refuses server names a tool name could not carry, unknown keys and unknown risks', () => {
+    expect(configSchema.safeParse({ ...minimal, mcp: { servers: { 'my.files': { command: 'node' } } } }).success).toBe(false);
+    expect(configSchema.safeParse({ ...minimal, mcp: { servers: { files: { command: 'node', risky: 'no' } } } }).success).toBe(false);
+    expect(configSchema.safeParse({ ...minimal, mcp: { servers: { files: { command: 'node', risk: 'harmless' } } } }).success).toBe(false);
+  });
+});

@@ -1,0 +1,1 @@
+export { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';

@@ -1,0 +1,227 @@
+import { Client, ProtocolError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { McpServerConfig } from '../../src/config/config-schema.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
+import type { ToolOutcome } from '../../src/registry/tool-outcome.js';
+import { backoffDelay } from '../../src/retry/backoff-delay.js';
+import { formatMcpResult, type McpCallResult } from './format-mcp-result.js';
+import type { RemoteTool } from './to-mcp-tool.js';
+
+/** What one server connection is built from. */
+export type McpServerConnectionOptions = {
+  readonly name: string;
+  readonly config: McpServerConfig;
+  /** PATH for a stdio child: the only variable it inherits. */
+  readonly path: string;
+  readonly logger: Logger;
+  /** Longest wait between reconnection attempts. */
+  readonly retryMaxMs: number;
+  /** Told whenever the server's tools change: listed, refreshed (`tools/list_changed`) or withdrawn (down). */
+  readonly onToolsChanged: () => void;
+};
+
+/** One MCP server: connects, lists its tools, follows their changes, reconnects with backoff while it is down. */
+export type McpServerConnection = {
+  readonly name: string;
+  /** The first connection attempt; resolves when it succeeded or failed (a failure schedules retries). */
+  start(): Promise<void>;
+  /** Its tools now; none while it is down. */
+  tools(): readonly RemoteTool[];
+  status(): ToolServerStatus;
+  /** Calls a tool; "unavailable" (never a throw) when the server is down or drops during the call. */
+  call(remoteName: string, input: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }): Promise<ToolOutcome>;
+  /** Closes the connection (a stdio child is stopped) and stops retrying. */
+  stop(): Promise<void>;
+};
+
+const clientInfo = { name: 'echo-agent', version: '0.1.0' };
+const probeTimeoutMs = 5000;
+
+/** Creates the connection; nothing happens until `start()`. */
+export function createMcpServerConnection(options: McpServerConnectionOptions): McpServerConnection {
+  const { name, config, logger } = options;
+  const log = logger.child({ mcpServer: name });
+  let state: ToolServerStatus['state'] = 'starting';
+  let listed: readonly RemoteTool[] = [];
+  let lastError: string | undefined;
+  let client: Client | undefined;
+  // The attempt under way, so stop() can close it (its child too) before it has connected.
+  let connecting: Client | undefined;
+  // Closes in progress (a stdio child may take 2 s to go): stop() waits for them, so no child outlives the app.
+  const closing = new Set<Promise<void>>();
+  const close = (target: Client | undefined): Promise<void> => {
+    if (!target) return Promise.resolve();
+    const done = target.close().catch((error: unknown) => log.debug({ err: error }, `MCP server ${name} did not close cleanly`));
+    closing.add(done);
+    void done.finally(() => closing.delete(done));
+    return done;
+  };
+  let generation = 0;
+  // Each connection attempt is a generation; its loss is handled once (close, failed probe and failed connect may all report it).
+  let handledGeneration = 0;
+  let failures = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let retryAt: Date | undefined;
+  let stopped = false;
+
+  const setTools = (tools: readonly RemoteTool[]) => {
+    listed = tools;
+    options.onToolsChanged();
+  };
+
+  /** Marks the server down (once per connection), withdraws its tools and schedules the next attempt. */
+  const lose = (reason: string, lostGeneration: number) => {
+    if (stopped || lostGeneration !== generation || handledGeneration === lostGeneration) return;
+    handledGeneration = lostGeneration;
+    state = 'down';
+    lastError = reason;
+    const lostClient = client;
+    client = undefined;
+    void close(lostClient);
+    log.warn({ reason }, `MCP server ${name} is down; its tools are withdrawn`);
+    setTools([]);
+    const delay = Math.max(500, backoffDelay(failures, { baseMs: 1000, maxMs: options.retryMaxMs }));
+    failures += 1;
+    retryAt = new Date(Date.now() + delay);
+    retryTimer = setTimeout(() => {
+      retryTimer = undefined;
+      retryAt = undefined;
+      void connect();
+    }, delay);
+    retryTimer.unref();
+  };
+
+  async function connect(): Promise<void> {
+    if (stopped) return;
+    generation += 1;
+    const current = generation;
+    const next = new Client(clientInfo, {
+      listChanged: {
+        tools: {
+          debounceMs: 100,
+          onChanged: (error, tools) => {
+            if (current !== generation || stopped) return;
+            if (error) log.warn({ err: error }, `MCP server ${name}: refreshing its tools failed`);
+            else if (tools) setTools(tools as readonly RemoteTool[]);
+          },
+        },
+      },
+    });
+    connecting = next;
+    try {
+      const transport = createTransport();
+      const attempt = (async () => {
+        await next.connect(transport);
+        return (await next.listTools()).tools as readonly RemoteTool[];
+      })();
+      const tools = await withTimeout(attempt, config.startupTimeoutSeconds * 1000, `no answer within ${config.startupTimeoutSeconds} s`);
+      if (stopped || current !== generation) {
+        await close(next);
+        return;
+      }
+      // Watched only once connected: a failed attempt is reported by the catch below, with its reason.
+      next.onclose = () => lose('the connection closed', current);
+      next.onerror = (error) => {
+        // Streamable HTTP reports a dropped stream here without closing: ask the server whether it is still there.
+        log.debug({ err: error }, `MCP server ${name}: transport error`);
+        if (current === generation && state === 'up') void probe(current);
+      };
+      client = next;
+      state = 'up';
+      failures = 0;
+      lastError = undefined;
+      log.info({ tools: tools.length }, `MCP server ${name} is up`);
+      setTools(tools);
+    } catch (error) {
+      // A failed attempt counts as a lost connection: down, with retries.
+      lose(`could not connect: ${describe(error)}`, current);
+      await close(next);
+    } finally {
+      if (connecting === next) connecting = undefined;
+    }
+  }
+
+  async function probe(current: number): Promise<boolean> {
+    try {
+      await client?.ping({ timeout: probeTimeoutMs });
+      return client !== undefined;
+    } catch (error) {
+      lose(`it stopped answering: ${describe(error)}`, current);
+      return false;
+    }
+  }
+
+  function createTransport(): Transport {
+    if (config.url !== undefined) return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    const transport = new StdioClientTransport({
+      command: config.command ?? '',
+      args: [...config.args],
+      env: { PATH: options.path, ...config.env },
+      cwd: config.cwd,
+      stderr: 'pipe',
+    });
+    let pending = '';
+    transport.stderr?.on('data', (chunk: Buffer) => {
+      const lines = (pending + chunk.toString('utf8')).split('\n');
+      pending = lines.pop() ?? '';
+      for (const line of lines) if (line.trim() !== '') log.debug({ stderr: line }, `MCP server ${name} says`);
+    });
+    return transport;
+  }
+
+  return {
+    name,
+    start: () => connect(),
+    tools: () => listed,
+    status: () => ({
+      state,
+      tools: listed.length,
+      ...(lastError === undefined ? {} : { error: lastError }),
+      ...(retryAt === undefined ? {} : { retryAt: retryAt.toISOString() }),
+    }),
+    async call(remoteName, input, callOptions) {
+      const current = generation;
+      const active = client;
+      if (!active || state !== 'up') return unavailable(name, lastError);
+      try {
+        const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal: callOptions.signal, timeout: callOptions.timeoutMs + 1000 });
+        return formatMcpResult(result as McpCallResult);
+      } catch (error) {
+        if (callOptions.signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
+        // The server answered with an error: the call was wrong, not the connection.
+        if (error instanceof ProtocolError) return { ok: false, error: `The MCP server "${name}" refused the call: ${error.message}`, kind: 'business' };
+        if (await probe(current)) return { ok: false, error: `The MCP server "${name}" failed: ${describe(error)}`, kind: 'business' };
+        return unavailable(name, lastError);
+      }
+    },
+    async stop() {
+      stopped = true;
+      state = 'stopped';
+      clearTimeout(retryTimer);
+      const active = client;
+      const attempt = connecting;
+      client = undefined;
+      connecting = undefined;
+      listed = [];
+      await Promise.all([close(attempt), close(active), ...closing]);
+    },
+  };
+}
+
+/** What the model reads when it calls a tool of a server that is down. */
+function unavailable(server: string, reason: string | undefined): ToolOutcome {
+  return { ok: false, error: `Unavailable: the MCP server "${server}" is down${reason ? ` (${reason})` : ''}. Do without this tool or try again later.`, kind: 'business' };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function withTimeout<T>(promise: Promise<T>, milliseconds: number, reason: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new Error(reason)), milliseconds);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
