@@ -137,6 +137,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     async close() {
       if (closed) return;
       closed = true;
+      guard.dispose();
       await pool.end();
     },
   };

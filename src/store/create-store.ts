@@ -99,6 +99,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       // Idempotent: a second close (an error path and a finally both closing) must not throw.
       if (closed) return;
       closed = true;
+      guard.dispose();
       await keyv.disconnect();
     },
   };
