@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { median } from './bench-statistics.js';
 import { repositoryRoot } from './bench-paths.js';
 import { startAgent, stopAgent } from './startup-bench.js';
+import { findFreePort } from '../fakes/telegram-emulator.js';
 
 const serverScript = (name: string) => join(repositoryRoot, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
 
@@ -60,14 +60,4 @@ function listening(child: ChildProcess): Promise<void> {
   });
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+const freePort = findFreePort;

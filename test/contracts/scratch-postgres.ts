@@ -1,26 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { createConnection } from 'node:net';
 import pg from 'pg';
+import { isPortOpen } from '../fakes/is-port-open.js';
 
 /** The PostgreSQL this machine kind runs (trust auth, user postgres); override with ECHO_TEST_POSTGRES_URL. */
 export const postgresAdminUrl = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Whether something answers on PostgreSQL's port, so a suite can skip with a clear message when it is down. */
-export async function isPostgresUp(): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createConnection({ host: '127.0.0.1', port: 5432 });
-    socket.setTimeout(500);
-    socket.once('connect', () => {
-      socket.end();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-    socket.once('timeout', () => {
-      socket.destroy();
-      resolve(false);
-    });
-  });
-}
+export const isPostgresUp = (): Promise<boolean> => isPortOpen(5432);
 
 /** A database of its own for one test run, dropped by `drop()`. */
 export async function createScratchDatabase(): Promise<{ readonly url: string; drop(): Promise<void> }> {

@@ -1,26 +1,16 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { repositoryRoot } from '../../fakes/run-compiled.js';
+import { findFreePort } from '../../fakes/telegram-emulator.js';
 
 /** The filesystem server's entry point, installed as a devDependency (never downloaded at test time). */
 export const filesystemServerScript = join(repositoryRoot, 'node_modules', '@modelcontextprotocol', 'server-filesystem', 'dist', 'index.js');
 const everythingServerScript = join(repositoryRoot, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
 
 /** A free TCP port on 127.0.0.1 (the everything server takes its port from PORT and has no "0"). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export const freePort = findFreePort;
 
 /** `@modelcontextprotocol/server-everything` over Streamable HTTP, started from node_modules. */
 export type EverythingServer = { readonly url: string; readonly child: ChildProcess; stop(): Promise<void> };
