@@ -1,6 +1,7 @@
 import { describeError, EchoError } from '../errors/echo-error.js';
 import { createStoreGuard } from './create-store-guard.js';
-import { createWriteBatcher } from './create-write-batcher.js';
+import { createBatcher } from './create-batcher.js';
+import type { StoredRow } from './open-keyv-backend.js';
 import { createKeyLock } from './key-lock.js';
 import type { KeyValueNamespace, Store } from './key-value-namespace.js';
 import { type KeyvBackend, openKeyvBackend } from './open-keyv-backend.js';
@@ -36,7 +37,20 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const guard = createStoreGuard({ description, operationTimeoutMs: options.operationTimeoutMs ?? 5000, onError: options.onError });
   let closed = false;
 
-  const batched = backend.writeBatch ? createWriteBatcher(backend.writeBatch) : undefined;
+  const batched = backend.writeBatch ? createBatcher(backend.writeBatch) : undefined;
+  const batchedRead = backend.readBatch ? createBatcher(backend.readBatch) : undefined;
+
+  /** A live row: its value and expiry, or undefined when it is missing or expired (the purge deletes those). */
+  async function read<Value>(key: string): Promise<{ readonly value: Value; readonly expires?: number } | undefined> {
+    if (batchedRead) {
+      const row: StoredRow | undefined = await batchedRead(key);
+      if (row === undefined || (row.expires !== undefined && row.expires <= Date.now())) return undefined;
+      return { value: row.value as Value, ...(row.expires === undefined ? {} : { expires: row.expires }) };
+    }
+    const raw = await keyv.getRaw<Value>(key);
+    if (raw?.value === undefined) return undefined;
+    return { value: raw.value, ...(typeof raw.expires === 'number' ? { expires: raw.expires } : {}) };
+  }
 
   async function write(key: string, value: unknown, ttlMs?: number): Promise<void> {
     if (batched) {
@@ -56,14 +70,14 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
     return {
-      get: (key) => guard.run(`reading ${name}`, async () => (await keyv.get<Value>(prefix + key)) ?? undefined),
+      get: (key) => guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
       set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
       delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
           guard.run(`updating ${name}`, async () => {
-            const raw = await keyv.getRaw<Value>(prefix + key);
-            const current = raw?.value ?? undefined;
+            const raw = await read<Value>(prefix + key);
+            const current = raw?.value;
             const next = updater(current);
             if (next === undefined) {
               if (current !== undefined) await remove(prefix + key);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
 import { EchoError } from '../errors/echo-error.js';
-import { type BatchWriter, collapseWrites } from './create-write-batcher.js';
+import { type BatchWriter, collapseWrites } from './collapse-writes.js';
 
 /** A raw stored row: keyv keeps the value beside its expiry. */
 export type StoredRow = { readonly key: string; readonly value: unknown; readonly expires?: number };
@@ -19,6 +19,8 @@ export type KeyvBackend = {
   countRows(): Promise<number>;
   /** Writes a batch as one statement per kind, where the backend can (SQLite); keyv's one-by-one path otherwise. */
   readonly writeBatch?: BatchWriter;
+  /** Reads a batch of keys in one statement, where the backend can (SQLite); expired rows included. */
+  readonly readBatch?: (keys: readonly string[]) => Promise<readonly (StoredRow | undefined)[]>;
 };
 
 /** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
@@ -61,6 +63,11 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
       return before - (await countSqlite(query));
     },
     countRows: () => countSqlite(query),
+    async readBatch(keys) {
+      const rows = (await query('SELECT key, value FROM keyv WHERE key IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(keys)])])) as { key: string; value: string }[];
+      const found = new Map(rows.map((row) => [row.key, parseRow(row.key, row.value)]));
+      return keys.map((key) => found.get(key));
+    },
     async writeBatch(operations) {
       const { last, isLast } = collapseWrites(operations);
       const sets = last.filter((operation) => operation.kind === 'set').map((operation) => [operation.key, operation.kind === 'set' ? operation.serialized : '']);

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createBatcher } from '../../../src/store/create-batcher.js';
+
+describe('createBatcher (group commit)', () => {
+  it('sends a request at once when idle, groups the ones made while the backend is busy, and answers each in order', async () => {
+    const batches: number[][] = [];
+    let release: (() => void) | undefined;
+    const run = async (requests: readonly number[]) => {
+      batches.push([...requests]);
+      if (batches.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return requests.map((request) => request * 10);
+    };
+    const send = createBatcher(run, { maxInFlight: 1 });
+    const first = send(1);
+    const rest = [send(2), send(3), send(4)];
+    expect(batches).toEqual([[1]]);
+    release?.();
+    expect(await Promise.all([first, ...rest])).toEqual([10, 20, 30, 40]);
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+  });
+
+  it('fails every request a failed batch carried, and goes on with the next', async () => {
+    let calls = 0;
+    const send = createBatcher(async (requests: readonly string[]) => {
+      calls += 1;
+      if (calls === 1) throw new Error('disk full');
+      return requests.map(() => true);
+    });
+    await expect(send('a')).rejects.toThrow('disk full');
+    expect(await send('b')).toBe(true);
+  });
+});
