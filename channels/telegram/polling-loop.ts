@@ -96,18 +96,16 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       const storedOffset = offset;
       let closed = false;
       let retryLater = false;
+      const outcomes = await dispatchByChat(updates);
       for (const update of updates) {
-        const outcome = await options.dispatch(update).catch((error: unknown) => {
-          // A bug on one update must not block every update behind it: log it and move on.
-          logger.error({ err: error, updateId: updateIdOf(update) }, 'telegram update could not be dispatched');
-          return 'invalid' as const;
-        });
+        const outcome = outcomes.get(update);
         if (outcome === 'closed') {
           closed = true;
           break;
         }
-        if (outcome === 'retry-later') {
-          // Not recorded, so not acknowledged: the offset stays before it and Telegram sends it again.
+        // Not recorded (or left out behind one of its chat that was not), so not acknowledged: the offset stays
+        // before it and Telegram sends it again. Later updates that did get through come again too; the dedupe drops them.
+        if (outcome === 'retry-later' || outcome === undefined) {
           retryLater = true;
           break;
         }
@@ -131,6 +129,34 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
     }
   }
 
+  /**
+   * Dispatches a batch: the updates of one chat one after another, in id order (a session's messages
+   * keep their order), different chats side by side, so one chat's store round trips do not hold up
+   * the next chat's. An update is left out (undefined) when an earlier one of its chat was not taken.
+   */
+  async function dispatchByChat(updates: readonly unknown[]): Promise<ReadonlyMap<unknown, DispatchOutcome>> {
+    const chats = new Map<string, unknown[]>();
+    for (const update of updates) {
+      const chat = chatOf(update);
+      chats.set(chat, [...(chats.get(chat) ?? []), update]);
+    }
+    const outcomes = new Map<unknown, DispatchOutcome>();
+    await Promise.all(
+      [...chats.values()].map(async (ofChat) => {
+        for (const update of ofChat) {
+          const outcome = await options.dispatch(update).catch((error: unknown) => {
+            // A bug on one update must not block every update behind it: log it and move on.
+            logger.error({ err: error, updateId: updateIdOf(update) }, 'telegram update could not be dispatched');
+            return 'invalid' as const;
+          });
+          outcomes.set(update, outcome);
+          if (outcome === 'closed' || outcome === 'retry-later') return;
+        }
+      }),
+    );
+    return outcomes;
+  }
+
   const backoff = (failures: number) => backoffDelay(failures - 1, { baseMs: retryBaseMs, maxMs: 30_000 });
 
   const running = run().catch((error: unknown) => {
@@ -144,6 +170,13 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       await running;
     },
   };
+}
+
+/** The chat an update belongs to (its message's or its button's), for ordering; updates without one share a key. */
+function chatOf(update: unknown): string {
+  const fields = update as { message?: { chat?: { id?: unknown } }; edited_message?: { chat?: { id?: unknown } }; callback_query?: { message?: { chat?: { id?: unknown } }; from?: { id?: unknown } } } | null;
+  const id = fields?.message?.chat?.id ?? fields?.edited_message?.chat?.id ?? fields?.callback_query?.message?.chat?.id ?? fields?.callback_query?.from?.id;
+  return id === undefined ? 'no-chat' : String(id);
 }
 
 function updateIdOf(update: unknown): number {
