@@ -122,7 +122,6 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       isGroup,
       causationId: event.id,
       visibleTools: deps.visibleToolsFor(event.channel),
-      approvedActions: [],
       runKey: event.id,
       callCounter: { next: 0 },
       services: deps.servicesFor({ sessionKey: event.sessionKey, target, userId }),

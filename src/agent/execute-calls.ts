@@ -37,7 +37,10 @@ export type ExecuteCallsInput = {
   readonly logger: Logger;
   /** The turn's deadline: tools are aborted with it. */
   readonly signal?: AbortSignal;
-  /** An argument hash a person approved once, for the first call of this batch only. */
+  /**
+   * An argument hash a person approved "once", for the first call of this batch only: it covers exactly the
+   * call shown on the card, so an identical call later in the turn asks again.
+   */
   readonly approvedFirstCall?: string;
   /** Smart approvals: settles reviewable calls before a person is asked (attended turns only). */
   readonly reviewer?: CallReviewer;
@@ -73,7 +76,7 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       callKey,
       signal: input.signal,
     });
-    let outcome = await execute(index === 0 && input.approvedFirstCall !== undefined ? [...input.scope.approvedActions, input.approvedFirstCall] : input.scope.approvedActions);
+    let outcome = await execute(index === 0 && input.approvedFirstCall !== undefined ? [input.approvedFirstCall] : []);
     const remaining = input.calls.slice(index + 1);
     let reviewerNote: string | undefined;
     if (outcome.kind === 'approval-required' && outcome.reviewable && !input.scope.unattended && input.reviewer) {
@@ -84,7 +87,7 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
         continue;
       }
       // "Approve" takes the path of a person's "approve once": this call's exact hash, for this call alone, under the same call key.
-      if (verdict?.decision === 'approve') outcome = await execute([...scope.approvedActions, outcome.argumentsHash]);
+      if (verdict?.decision === 'approve') outcome = await execute([outcome.argumentsHash]);
       else reviewerNote = verdict?.reason;
     }
     if (outcome.kind === 'approval-required') {

@@ -138,7 +138,6 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnSco
     isGroup: suspended.isGroup ?? false,
     causationId: suspended.causationId ?? suspended.id,
     visibleTools: deps.visibleToolsFor(suspended.target.channel),
-    approvedActions: [],
     // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.
     runKey: `resume:${suspended.id}`,
     callCounter: { next: 0 },

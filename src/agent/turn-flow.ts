@@ -100,7 +100,6 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     causationId: scope.causationId,
     call: suspension.call,
     remainingCalls: suspension.remaining,
-    approvedActions: [],
     createdAt: deps.now().toISOString(),
   };
   if (suspension.kind === 'question') {

@@ -17,11 +17,6 @@ export type TurnScope = {
   readonly isGroup: boolean;
   readonly causationId: string;
   readonly visibleTools: ReadonlySet<string>;
-  /**
-   * Argument hashes a person approved "once": each covers exactly the call shown on its card, so a resumed
-   * turn passes it for that call alone and an identical call later in the turn asks again.
-   */
-  readonly approvedActions: readonly string[];
   /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */
   readonly runKey: string;
   /** Counts tool calls in this run; a call's position and the run key name it for the replay guard. */

@@ -21,8 +21,6 @@ export type SuspendedTurn = {
   readonly call: ToolCall;
   /** Calls after it in the same batch, not yet run; each already has a placeholder result in history. */
   readonly remainingCalls: readonly ToolCall[];
-  /** Kept empty: an approval covers only the call on its card (records written before kept a list). */
-  readonly approvedActions: readonly string[];
   /** For questions: the options offered. */
   readonly options?: readonly string[];
   readonly question?: string;

@@ -103,10 +103,10 @@ describe('executeCalls', () => {
     expect(note.runs).toEqual([{ text: 'before' }]);
   });
 
-  it('runs a call that needs approval once its hash is in approvedActions', async () => {
+  it('runs a call that needs approval once its hash was approved for it', async () => {
     const { exec, registry, logger } = await setup({ withGate: true });
-    const scope = scopeFor(['exec'], { approvedActions: [hashToolCall('exec', { text: 'rm old.log' })] });
-    const outcome = await executeCalls({ registry, scope, calls: [toolCall('exec', { text: 'rm old.log' })], repeats: new Map(), logger });
+    const scope = scopeFor(['exec']);
+    const outcome = await executeCalls({ registry, scope, calls: [toolCall('exec', { text: 'rm old.log' })], repeats: new Map(), logger, approvedFirstCall: hashToolCall('exec', { text: 'rm old.log' }) });
     expect(outcome.suspension).toBeUndefined();
     expect(exec.runs).toEqual([{ text: 'rm old.log' }]);
   });

@@ -62,7 +62,6 @@ export function scopeFor(visible: Iterable<string>, overrides: Partial<TurnScope
     callCounter: { next: 0 },
     causationId: 'event-1',
     visibleTools: new Set(visible),
-    approvedActions: [],
     services: untouchedServices,
     traceStartedHere: true,
     ...overrides,
