@@ -7,7 +7,7 @@ import type { ApprovalReviewer } from '../reviewer/create-approval-reviewer.js';
 import type { RecentReviews } from '../reviewer/recent-reviews.js';
 import type { ReviewerVerdict } from '../reviewer/reviewer-verdict.js';
 import type { SmartPreferences } from '../reviewer/smart-preferences.js';
-import type { ApprovalRoute } from './runtime-dependencies.js';
+import type { ApprovalRouteFor } from './runtime-dependencies.js';
 
 /** A call the gate marked reviewable, and the attended turn it belongs to. */
 export type CallReviewRequest = {
@@ -33,7 +33,7 @@ export type CallReviewerOptions = {
   readonly messagesFor: (channel: string) => Messages;
   /** `chat`: a short line in the chat when the reviewer approved or denied; `silent`: none. */
   readonly notice: 'chat' | 'silent';
-  readonly approvalRouteFor: (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
+  readonly approvalRouteFor: ApprovalRouteFor;
   readonly timezone: string;
   readonly now: () => Date;
 };

@@ -23,6 +23,9 @@ export type ApprovalRoute = {
   readonly targets: readonly Target[];
 };
 
+/** Who decides approvals raised in a channel by a requester, and where the cards go. */
+export type ApprovalRouteFor = (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
+
 /** Everything the agent runtime is built from; assembled by the composition root. */
 export type RuntimeDependencies = {
   readonly model: ModelPort;
@@ -50,7 +53,7 @@ export type RuntimeDependencies = {
   readonly messagesFor: (channel: string) => Messages;
   readonly visibleToolsFor: (channel: string) => ReadonlySet<string>;
   /** Who decides approvals raised in this channel by this requester, and where the cards go. */
-  readonly approvalRouteFor: (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
+  readonly approvalRouteFor: ApprovalRouteFor;
   readonly servicesFor: (input: { readonly sessionKey: string; readonly target: Target; readonly userId: string }) => ToolServices;
   /** A short model-written risk explanation for the card; resolves to a fallback on timeout or failure. */
   readonly explainRisk: (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string }) => Promise<string>;

@@ -1,6 +1,5 @@
-import type { ApprovalRoute } from '../agent/runtime-dependencies.js';
+import type { ApprovalRouteFor } from '../agent/runtime-dependencies.js';
 import type { Config } from '../config/config-schema.js';
-import type { Target } from '../events/target.js';
 import type { ApprovalSurface } from './channel-adapter.js';
 
 /** The approval surfaces of the running channels, by channel name, in the order the channels were listed. */
@@ -12,8 +11,8 @@ export type ActiveSurfaces = () => ReadonlyMap<string, ApprovalSurface>;
  * - `route: approvers`: each approver's private chat, where the channel reaches people by user id;
  * - an unattended or machine origin (webhook, schedule): the first running channel whose approvers it can reach.
  */
-export function createApprovalRouting(config: Config, surfaces: ActiveSurfaces) {
-  return (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }): ApprovalRoute => {
+export function createApprovalRouting(config: Config, surfaces: ActiveSurfaces): ApprovalRouteFor {
+  return (input) => {
     const own = surfaces().get(input.channel);
     const ownApprovers = own?.approvers ?? [];
     if (own && config.approvals.route === 'origin' && !input.unattended) return { approvers: ownApprovers, approverChannel: input.channel, targets: [input.origin] };

@@ -41,7 +41,7 @@ import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
 import { builtinChannels } from './builtin-channels.js';
-import type { AppMode, ChannelAdapter } from './channel-adapter.js';
+import type { AppMode, ApprovalSurface, ChannelAdapter } from './channel-adapter.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
 import { createSmartApprovals } from './create-smart-approvals.js';
@@ -124,8 +124,9 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const channels = new Map<string, Channel>();
   const adapters = (options.channels ?? builtinChannels).filter((adapter) => adapter.modes.includes(options.mode));
   const traits = new Map(adapters.map((adapter) => [adapter.name, adapter.traits(config)]));
-  // Cards can be decided only in channels that are running.
-  const activeSurfaces = () => new Map([...traits].flatMap(([name, declared]) => (declared.approvals && channels.has(name) ? [[name, declared.approvals] as const] : [])));
+  // Cards can be decided only in channels that are running: known once every channel is wired, below.
+  let surfaces: ReadonlyMap<string, ApprovalSurface> = new Map();
+  const activeSurfaces = () => surfaces;
   const messagesFor = (channel: string) => catalogue(traits.get(channel)?.locale ?? config.agent.locale);
   const routes: HttpRoute[] = [];
   const context: ChannelContext = {
@@ -304,6 +305,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       routes.push(...(item.routes ?? []));
     }
   }
+  surfaces = new Map([...traits].flatMap(([name, declared]) => (declared.approvals && channels.has(name) ? [[name, declared.approvals] as const] : [])));
   const terminalEnded = wired.flatMap((item) => (item.on && item.finished ? [item.finished] : []))[0];
   const firstChannel = adapters[0]?.name ?? '';
   if (adapters.some((adapter) => visibleToolsFor(adapter.name).has('exec'))) logger.info(`exec sandbox: ${describeExecSandbox(sandbox)}`);

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import type { ApprovalRoute, RuntimeDependencies } from '../agent/runtime-dependencies.js';
+import type { ApprovalRouteFor, RuntimeDependencies } from '../agent/runtime-dependencies.js';
 import { createCallReviewer } from '../agent/create-call-reviewer.js';
 import type { Config } from '../config/config-schema.js';
 import type { Outbox } from '../events/outbox.js';
-import type { Target } from '../events/target.js';
 import type { Messages } from '../i18n/messages.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { AuditLog } from '../registry/audit-log.js';
@@ -22,7 +21,7 @@ export type SmartApprovalsOptions = {
   readonly audit: Pick<AuditLog, 'record'>;
   readonly outbox: Outbox;
   readonly messagesFor: (channel: string) => Messages;
-  readonly approvalRouteFor: (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
+  readonly approvalRouteFor: ApprovalRouteFor;
   readonly now: () => Date;
 };
 
