@@ -36,7 +36,15 @@ type Running = { readonly eventId: string; readonly startedAt: string };
  * a run counts as succeeded only when its answer was delivered, and a failed delivery is logged and the
  * job's owner told.
  */
-export function createJobRunner(options: { readonly jobs: JobStore; readonly outbox: Outbox; readonly telemetry: Telemetry; readonly logger: Logger; readonly now: () => Date }): JobRunner {
+export function createJobRunner(options: {
+  readonly jobs: JobStore;
+  readonly outbox: Outbox;
+  readonly telemetry: Telemetry;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  /** Other instances share the store: a job's turn may finish here though another instance fired it. */
+  readonly shared?: boolean;
+}): JobRunner {
   const running = new Map<string, Running>();
   const writes = new Set<Promise<unknown>>();
   let emit: Emit | undefined;
@@ -59,7 +67,8 @@ export function createJobRunner(options: { readonly jobs: JobStore; readonly out
     if (!emit) return { ok: false, reason: 'not-started', error: 'The scheduler is not running.' };
     if (job.done && reason !== 'manual') return { ok: false, reason: 'done', error: `One-time job ${jobId} has already run.` };
     const startedAt = options.now().toISOString();
-    if (running.has(jobId)) {
+    // Shared: runs of one job queue behind each other in its session (one turn at a time across instances).
+    if (options.shared !== true && running.has(jobId)) {
       const run: JobRun = { startedAt, finishedAt: startedAt, status: 'skipped', error: 'the previous run has not finished yet' };
       await options.jobs.change(jobId, (current) => withRun(current, run));
       logger.info({ jobId, reason }, 'scheduled job skipped: its previous run is still going');
@@ -74,9 +83,9 @@ export function createJobRunner(options: { readonly jobs: JobStore; readonly out
     }
 
     const eventId = createId();
-    running.set(jobId, { eventId, startedAt });
+    if (options.shared !== true) running.set(jobId, { eventId, startedAt });
     // A one-time job is spent as soon as it starts: a crash mid-turn must not run it twice.
-    await options.jobs.change(jobId, (current) => withRun({ ...current, done: once ? true : current.done }, { startedAt, status: 'running' }));
+    await options.jobs.change(jobId, (current) => withRun({ ...current, done: once ? true : current.done }, { startedAt, status: 'running', eventId }));
     const emitted = await emit(jobToEvent(job, { eventId, now: options.now() }));
     if (!emitted.accepted) {
       running.delete(jobId);
@@ -97,7 +106,19 @@ export function createJobRunner(options: { readonly jobs: JobStore; readonly out
       if (sessionJob !== undefined && running.has(sessionJob)) jobId = sessionJob;
     }
     const entry = jobId === undefined ? undefined : running.get(jobId);
-    if (jobId === undefined || entry === undefined || report.status === 'suspended') return;
+    if (report.status === 'suspended') return;
+    const otherInstanceJob = entry === undefined && options.shared === true ? jobIdOfSession(report.sessionKey) : undefined;
+    if (otherInstanceJob !== undefined) {
+      // Fired elsewhere (or re-run here after its instance died): the stored run is the one to finish.
+      track(
+        options.jobs.change(otherInstanceJob, (job) => {
+          const started = (job.recentRuns ?? []).findLast((run) => run.status === 'running' && run.eventId === report.causationId) ?? (job.lastRun?.status === 'running' ? job.lastRun : undefined);
+          return started ? withFinishedRun(job, { ...runFromReport(started.startedAt, options.now().toISOString(), report), ...(started.eventId ? { eventId: started.eventId } : {}) }) : job;
+        }),
+      );
+      return;
+    }
+    if (jobId === undefined || entry === undefined) return;
     running.delete(jobId);
     const run = runFromReport(entry.startedAt, options.now().toISOString(), report);
     const finishedJobId = jobId;

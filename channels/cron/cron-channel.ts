@@ -23,7 +23,18 @@ export type CronChannelOptions = {
   readonly logger: Logger;
   /** The clock for run records and one-time jobs (tests); cron expressions follow the real clock. */
   readonly now?: () => Date;
+  /**
+   * Other instances share this store (cluster mode): every instance arms every job, each due time is
+   * claimed in the store so it fires once, jobs a tool schedules elsewhere are picked up, and a run
+   * marked running may be going on another instance.
+   */
+  readonly shared?: boolean;
+  /** How often a shared scheduler looks for jobs scheduled on other instances; default 10 000 ms. */
+  readonly reconcileEveryMs?: number;
 };
+
+/** A due time stays claimed this long: longer than any clock skew or restart between instances. */
+const keepSlotClaimsMs = 2 * 24 * 60 * 60 * 1000;
 
 /** The cron channel: fires jobs into the bus, and the scheduler port tools use. */
 export type CronChannel = Channel & {
@@ -42,12 +53,25 @@ export function createCronChannel(options: CronChannelOptions): CronChannel {
   const { logger } = options;
   const jobs = createJobStore(options.store);
   const fromConfig = jobsFromConfig(options.config, { now: now() });
-  const runner = createJobRunner({ jobs, outbox: options.outbox, telemetry: options.telemetry, logger, now });
-  const timers = createJobTimers({ onFire: (jobId) => void fireAndRearm(jobId, 'scheduled'), logger, now });
+  const runner = createJobRunner({ jobs, outbox: options.outbox, telemetry: options.telemetry, logger, now, shared: options.shared });
+  const timers = createJobTimers({ onFire: (jobId, slot) => void fireAndRearm(jobId, 'scheduled', slot), logger, now });
+  const slotClaims = options.store.namespace<string>('cron-slots');
   let started = false;
   let state: ChannelStatus = { state: 'stopped' };
+  let reconciler: NodeJS.Timeout | undefined;
 
-  async function fireAndRearm(jobId: string, reason: FireReason): Promise<FireResult> {
+  /** True for the first caller (of any instance) to claim this due time of this job. */
+  async function claimSlot(jobId: string, slot: Date): Promise<boolean> {
+    const claimId = `${process.pid}-${Math.random()}`;
+    const claimed = await slotClaims.update(`${jobId}@${slot.toISOString()}`, (current) => current ?? claimId, keepSlotClaimsMs);
+    return claimed === claimId;
+  }
+
+  async function fireAndRearm(jobId: string, reason: FireReason, slot?: Date): Promise<FireResult> {
+    if (slot !== undefined && !(await claimSlot(jobId, slot).catch(() => false))) {
+      logger.debug({ jobId, slot: slot.toISOString() }, 'scheduled run already fired by another instance');
+      return { ok: false, reason: 'skipped', error: `Job ${jobId} at ${slot.toISOString()} fired elsewhere.` };
+    }
     const result = await runner.fire(jobId, reason).catch((error: unknown): FireResult => {
       logger.error({ err: error, jobId }, 'scheduled job failed to fire');
       return { ok: false, reason: 'refused', error: String(error) };
@@ -77,12 +101,13 @@ export function createCronChannel(options: CronChannelOptions): CronChannel {
     runner.attach(emit);
     started = true;
 
-    const catchUps: string[] = [];
+    const catchUps: Array<{ readonly jobId: string; readonly slot?: Date }> = [];
     let armed = 0;
     for (const job of sync.jobs) {
       const plan = planStartup(job, now());
       const at = now().toISOString();
-      const interruptedRun = plan.interrupted ? job.lastRun : undefined;
+      // Shared: a run marked running may be going on another instance (or re-run there after a crash).
+      const interruptedRun = plan.interrupted && options.shared !== true ? job.lastRun : undefined;
       if (interruptedRun !== undefined) {
         await jobs.change(job.id, (current) => withFinishedRun(current, { ...interruptedRun, finishedAt: at, status: 'failed', error: 'the process stopped before the run finished' }));
       }
@@ -94,15 +119,29 @@ export function createCronChannel(options: CronChannelOptions): CronChannel {
       if (plan.arm?.kind === 'once') timers.armOnce(job.id, plan.arm.at);
       if (plan.arm?.kind === 'recurring') timers.armRecurring(job.id, plan.arm.expression, plan.arm.timezone);
       if (plan.arm !== undefined) armed += 1;
-      if (plan.fireNow) catchUps.push(job.id);
+      if (plan.fireNow) catchUps.push({ jobId: job.id, slot: job.nextRunAt === undefined ? undefined : new Date(job.nextRunAt) });
       const next = timers.nextRun(job.id);
       if (next !== undefined) await jobs.change(job.id, (current) => ({ ...current, nextRunAt: next.toISOString() }));
     }
     state = { state: 'running', detail: `${armed} job${armed === 1 ? '' : 's'} armed` };
-    for (const jobId of catchUps) {
+    for (const { jobId, slot } of catchUps) {
       logger.info({ jobId }, 'scheduled job missed while the process was down; running it once now');
-      await fireAndRearm(jobId, 'catch-up');
+      await fireAndRearm(jobId, 'catch-up', slot);
     }
+    if (options.shared === true) {
+      reconciler = setInterval(() => void reconcile().catch((error: unknown) => logger.warn({ err: error }, 'could not look for jobs scheduled elsewhere')), options.reconcileEveryMs ?? 10_000);
+      reconciler.unref();
+    }
+  }
+
+  /** Arms jobs another instance scheduled and disarms those it cancelled or spent. */
+  async function reconcile(): Promise<void> {
+    if (!started) return;
+    const stored = await jobs.all();
+    const live = new Set(stored.filter((job) => !job.done).map((job) => job.id));
+    for (const jobId of timers.armed()) if (!live.has(jobId)) timers.disarm(jobId);
+    const armed = new Set(timers.armed());
+    for (const job of stored) if (!job.done && !armed.has(job.id)) arm(job);
   }
 
   return {
@@ -115,6 +154,7 @@ export function createCronChannel(options: CronChannelOptions): CronChannel {
     },
     async stop() {
       started = false;
+      clearInterval(reconciler);
       timers.disarmAll();
       await runner.detach();
       state = { state: 'stopped' };

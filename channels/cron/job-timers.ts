@@ -12,10 +12,12 @@ export interface JobTimers {
   nextRun(jobId: string): Date | undefined;
   disarm(jobId: string): void;
   disarmAll(): void;
+  /** The jobs that have a timer now. */
+  armed(): readonly string[];
 }
 
-/** Creates the timers; `onFire` is called with the job id at each due time. */
-export function createJobTimers(options: { readonly onFire: (jobId: string) => void; readonly logger: Logger; readonly now: () => Date }): JobTimers {
+/** Creates the timers; `onFire` is called with the job id and the due time (the slot) at each due time. */
+export function createJobTimers(options: { readonly onFire: (jobId: string, slot: Date) => void; readonly logger: Logger; readonly now: () => Date }): JobTimers {
   const tasks = new Map<string, ScheduledTask>();
   const timeouts = new Map<string, NodeJS.Timeout>();
   const cronLogger = {
@@ -49,7 +51,7 @@ export function createJobTimers(options: { readonly onFire: (jobId: string) => v
       jobId,
       setTimeout(() => {
         timeouts.delete(jobId);
-        options.onFire(jobId);
+        options.onFire(jobId, at);
       }, delay),
     );
   }
@@ -57,7 +59,7 @@ export function createJobTimers(options: { readonly onFire: (jobId: string) => v
   return {
     armRecurring(jobId, expression, timezone) {
       disarm(jobId);
-      const task = nodeCron.createTask(expression, () => options.onFire(jobId), { timezone, name: `echo-cron-${jobId}`, logger: cronLogger });
+      const task = nodeCron.createTask(expression, (context) => options.onFire(jobId, slotOf(context.date)), { timezone, name: `echo-cron-${jobId}`, logger: cronLogger });
       tasks.set(jobId, task);
       void Promise.resolve(task.start()).catch((error: unknown) => options.logger.error({ err: error, jobId }, 'cron task did not start'));
     },
@@ -67,5 +69,11 @@ export function createJobTimers(options: { readonly onFire: (jobId: string) => v
     disarmAll() {
       for (const jobId of [...tasks.keys(), ...timeouts.keys()]) disarm(jobId);
     },
+    armed: () => [...tasks.keys(), ...timeouts.keys()],
   };
+}
+
+/** The due time a cron tick stands for, to the second: the same on every instance whatever its timer's jitter. */
+function slotOf(date: Date): Date {
+  return new Date(Math.floor(date.getTime() / 1000) * 1000);
 }

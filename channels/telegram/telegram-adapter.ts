@@ -33,6 +33,7 @@ export const telegramAdapter: ChannelAdapter = {
       messages: context.messagesFor('telegram'),
       logger: context.logger,
       store: context.store,
+      leadership: context.instance.mode === 'cluster' ? context.instance.leadership : undefined,
       timezone: context.config.agent.timezone,
       dedupeTtlMs: context.config.storage.dedupeHours * 60 * 60 * 1000,
     });

@@ -1,3 +1,4 @@
+import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Messages } from '../../src/i18n/messages.js';
@@ -40,6 +41,8 @@ export type TelegramChannelOptions = {
   /** IANA zone for times on cards. */
   readonly timezone: string;
   readonly polling?: PollingTuning;
+  /** Polling mode: only the instance that leads `telegram:<bot id>` polls (cluster mode); default: this process alone. */
+  readonly leadership?: LeadershipPort;
   /** How long handled update ids are kept to drop re-deliveries; default 24 h (Telegram's own retry window). */
   readonly dedupeTtlMs?: number;
   readonly limits?: ThrottleLimits;
@@ -92,6 +95,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   let bot: BotIdentity | undefined;
   let isSetUp = false;
   let loop: PollingLoop | undefined;
+  let polling: Leadership | undefined;
   const stopping = new AbortController();
 
   let getMeFailures = 0;
@@ -176,24 +180,44 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       status = ready ? { state: 'running' } : { state: 'degraded', detail: 'Telegram not reachable yet; retrying' };
       if (options.mode === 'webhook' && !ready) void retrySetUpUntilDone();
       if (options.mode === 'polling') {
-        loop = startPollingLoop({
-          ...options.polling,
-          transport,
-          dispatch,
-          offsets: options.store.namespace<number>('channel-offsets'),
-          offsetKey: `telegram:${botKey}`,
-          logger,
-          beforePoll: setUp,
-          onStatus: (next) => {
-            status = next;
-          },
-        });
+        const startLoop = () => {
+          loop = startPollingLoop({
+            ...options.polling,
+            transport,
+            dispatch,
+            offsets: options.store.namespace<number>('channel-offsets'),
+            offsetKey: `telegram:${botKey}`,
+            logger,
+            beforePoll: setUp,
+            onStatus: (next) => {
+              status = next;
+            },
+          });
+        };
+        if (!options.leadership) startLoop();
+        else {
+          // Two pollers of one token get 409 from Telegram and each other's updates: only the leader polls.
+          status = { state: 'running', detail: 'standby: another instance polls this bot' };
+          polling = options.leadership.lead(`telegram:${botKey}`, {
+            onAcquired: () => {
+              logger.info('this instance polls the bot now');
+              startLoop();
+            },
+            onLost: async () => {
+              const current = loop;
+              loop = undefined;
+              await current?.stop();
+              if (!stopping.signal.aborted) status = { state: 'running', detail: 'standby: another instance polls this bot' };
+            },
+          });
+        }
       }
     },
     send: (event) => delivery.send(event),
     async stop() {
       emitter = undefined;
       stopping.abort();
+      await polling?.stop();
       await loop?.stop();
       loop = undefined;
       status = { state: 'stopped' };

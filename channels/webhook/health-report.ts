@@ -13,6 +13,17 @@ export type HealthReport = {
   readonly mcp?: Readonly<Record<string, ToolServerStatus>>;
   readonly store: StoreHealth;
   readonly bus: BusStats;
+  /** Which instance answered, whether it runs alone or beside others on PostgreSQL, and the roles it leads (the Telegram poller, a WeChat login). */
+  readonly instance: InstanceHealth;
+};
+
+/** This instance, for `/healthz`. */
+export type InstanceHealth = {
+  readonly id: string;
+  readonly mode: 'single' | 'cluster';
+  readonly leads: readonly string[];
+  /** Events waiting in the queue (across all instances in cluster mode). */
+  readonly queueDepth: number;
 };
 
 /** Builds the health report. Pure. */
@@ -21,6 +32,7 @@ export function buildHealthReport(input: {
   readonly mcp?: Readonly<Record<string, ToolServerStatus>>;
   readonly bus: BusStats;
   readonly store: StoreHealth;
+  readonly instance: InstanceHealth;
   readonly startedAt: Date;
   readonly now: Date;
 }): HealthReport {
@@ -31,5 +43,6 @@ export function buildHealthReport(input: {
     ...(input.mcp && Object.keys(input.mcp).length > 0 ? { mcp: input.mcp } : {}),
     store: input.store,
     bus: input.bus,
+    instance: input.instance,
   };
 }

@@ -24,6 +24,7 @@ export const webhookAdapter: ChannelAdapter = {
       telemetry: context.telemetry,
       logger: context.logger.child({ channel: 'webhook' }),
       statusOfChannels: context.statusOfChannels,
+      instance: () => ({ id: context.instance.id, mode: context.instance.mode, leads: context.instance.leadership.held() }),
       statusOfToolServers: context.statusOfToolServers,
       routes: context.httpRoutes,
     });

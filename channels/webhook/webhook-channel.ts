@@ -13,7 +13,7 @@ import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
 import { createGatewayApp, messagePath } from './create-gateway-app.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
-import { buildHealthReport } from './health-report.js';
+import { buildHealthReport, type InstanceHealth } from './health-report.js';
 import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 import { createMessageRoute } from './message-route.js';
 import { createPendingRuns, type PendingRuns } from './pending-runs.js';
@@ -57,6 +57,8 @@ export type WebhookChannelOptions = {
   readonly telemetry: Telemetry;
   readonly logger: Logger;
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
+  /** This instance's id, mode and the roles it leads now, read when asked. */
+  readonly instance: () => Omit<InstanceHealth, 'queueDepth'>;
   /** MCP servers' states, when any is configured. */
   readonly statusOfToolServers?: () => Readonly<Record<string, ToolServerStatus>>;
   /** Routes other channels serve over the gateway, read when it starts (every channel is wired by then). */
@@ -106,7 +108,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       metrics,
       readBody,
       routes,
-      health: async () => buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus: options.bus.stats(), store: await options.store.check(), startedAt, now: now() }),
+      health: async () => buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus: options.bus.stats(), store: await options.store.check(), instance: { ...options.instance(), queueDepth: options.bus.stats().queued }, startedAt, now: now() }),
       messageRoute:
         secret === undefined
           ? undefined

@@ -42,5 +42,5 @@ export async function answerQuestion(deps: RuntimeDependencies, input: AnswerInp
     return;
   }
   await acknowledge(messages.answerRecorded(input.answer), false);
-  deps.resumeRequests.request({ suspensionId: updated.id, sessionKey: updated.sessionKey, target: updated.target, traceId: updated.traceId, origin: updated.origin, unattended: updated.unattended });
+  await deps.resumeRequests.request({ suspensionId: updated.id, sessionKey: updated.sessionKey, target: updated.target, traceId: updated.traceId, origin: updated.origin, unattended: updated.unattended });
 }

@@ -43,7 +43,7 @@ export async function settleApproval(deps: RuntimeDependencies, approval: Pendin
   // A refused request is not lost: the suspended turn stays in the store and the next sweep queues it.
   const suspended = await deps.suspensions.get(approval.id);
   if (!suspended) return;
-  deps.resumeRequests.request({ suspensionId: approval.id, sessionKey: suspended.sessionKey, target: suspended.target, traceId: suspended.traceId, origin: suspended.origin, unattended: suspended.unattended });
+  await deps.resumeRequests.request({ suspensionId: approval.id, sessionKey: suspended.sessionKey, target: suspended.target, traceId: suspended.traceId, origin: suspended.origin, unattended: suspended.unattended });
 }
 
 /** Takes a decision exactly once, or tells the person why not; only configured approvers (or the requester) may decide. */

@@ -17,7 +17,7 @@ export type ResumeRequest = {
 /** Queues `turn-resumed` events, at most one per suspension at a time in this process. */
 export interface ResumeRequests {
   /** Queues a resumption unless one is queued or running; false when the bus refused (a sweep tries again). */
-  request(request: ResumeRequest): boolean;
+  request(request: ResumeRequest): Promise<boolean>;
   /** The resumption of this suspension ended (done, or failed and left for the sweep). */
   settled(suspensionId: string): void;
   isQueued(suspensionId: string): boolean;
@@ -27,9 +27,11 @@ export interface ResumeRequests {
 export function createResumeRequests(options: { readonly bus: MessageBus; readonly logger: Logger; readonly now: () => Date }): ResumeRequests {
   const queued = new Set<string>();
   return {
-    request(request) {
+    async request(request) {
       if (queued.has(request.suspensionId)) return true;
-      const published = options.bus.publish({
+      // Marked before the await: a second request for the same suspension meanwhile must not queue it again.
+      queued.add(request.suspensionId);
+      const published = await options.bus.publish({
         type: 'turn-resumed',
         id: createId(),
         traceId: request.traceId,
@@ -42,11 +44,11 @@ export function createResumeRequests(options: { readonly bus: MessageBus; readon
         suspensionId: request.suspensionId,
       });
       if (!published.accepted) {
+        queued.delete(request.suspensionId);
         // Never dropped: the suspended turn stays in the store, and the next sweep queues it again.
         options.logger.warn({ suspensionId: request.suspensionId, reason: published.reason }, 'resumed turn not queued yet; the next sweep queues it again');
         return false;
       }
-      queued.add(request.suspensionId);
       return true;
     },
     settled(suspensionId) {

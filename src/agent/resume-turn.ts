@@ -84,7 +84,7 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
       }
     }
     const request = { suspensionId: id, sessionKey: suspended.sessionKey, target: suspended.target, traceId: suspended.traceId, origin: suspended.origin, unattended: suspended.unattended };
-    if (deps.resumeRequests.request(request)) queued += 1;
+    if (await deps.resumeRequests.request(request)) queued += 1;
   }
   if (queued > 0) deps.logger.info({ queued }, 'settled approvals and answered questions queued to resume');
   return queued;

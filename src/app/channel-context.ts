@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { MessageBus } from '../bus/message-bus.js';
+import type { LeadershipPort } from '../cluster/leadership.js';
 import type { Config } from '../config/config-schema.js';
 import type { Channel, ChannelStatus } from '../events/channel.js';
 import type { HttpRoute } from '../events/http-route.js';
@@ -18,6 +19,8 @@ export type ChannelContext = {
   readonly outbox: Outbox;
   readonly bus: MessageBus;
   readonly telemetry: Telemetry;
+  /** This instance: its id, whether it shares PostgreSQL with others, and the leadership locks (one poller per bot, one login per account). */
+  readonly instance: InstanceContext;
   /** The catalogue in the locale the named channel declared. */
   readonly messagesFor: (channel: string) => Messages;
   /** Each server that brings tools at run time (MCP), read when asked (health endpoints). */
@@ -28,6 +31,13 @@ export type ChannelContext = {
   readonly httpRoutes: () => readonly HttpRoute[];
   /** The terminal, in `chat` mode. */
   readonly terminal?: { readonly input: Readable; readonly output: Writable; readonly userName: string };
+};
+
+/** This instance among others (cluster mode) or alone. */
+export type InstanceContext = {
+  readonly id: string;
+  readonly mode: 'single' | 'cluster';
+  readonly leadership: LeadershipPort;
 };
 
 /** A channel the wiring decided to turn on, or off with the reason, for the start-up lines. */

@@ -6,20 +6,19 @@ import { builtinTools, createExecTool, createProcessGroupTracker, describeExecSa
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import type { ModelPort } from '../model/model-port.js';
-import { createSessionHistory, type SessionRecord } from '../agent/session-history.js';
+import { createSessionHistory, type SessionHistory, type SessionRecord } from '../agent/session-history.js';
 import { createApprovalsService } from '../approvals/approvals-service.js';
 import { createApprovalGate, type HardBlock } from '../approvals/create-approval-gate.js';
 import { createGrantStore, type Grant } from '../approvals/grants.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import { createResumeRequests } from '../agent/resume-requests.js';
-import { createInProcessBus } from '../bus/create-in-process-bus.js';
 import { EchoError } from '../errors/echo-error.js';
 import { createId } from '../events/create-id.js';
 import type { HttpRoute } from '../events/http-route.js';
 import type { InboundEvent } from '../events/inbound-event.js';
-import { createDurableIntake } from '../journal/create-durable-intake.js';
-import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
+import { createDeliveredReplies } from '../journal/delivered-replies.js';
+import { isClaimHeld } from '../cluster/turn-claim.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import type { Config } from '../config/config-schema.js';
@@ -46,6 +45,7 @@ import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
 import { createSmartApprovals } from './create-smart-approvals.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
+import { openEventBus } from './open-event-bus.js';
 import { wireCron } from './wire-cron.js';
 
 export type { AppMode } from './channel-adapter.js';
@@ -107,7 +107,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     onError: (error) => logger.warn({ code: error.code }, error.message),
   });
   const telemetry = createTelemetry();
-  const instanceId = createId();
+  const instanceId = `${hostname()}-${process.pid}-${createId().slice(0, 8)}`;
   const secrets = collectSecrets(config);
   const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets });
   const audit = {
@@ -117,9 +117,16 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       telemetry.emitAudit(entry);
     },
   };
-  const outbox = createOutbox(logger);
-  const bus = createInProcessBus({ ...config.bus, logger });
-  const intake = createDurableIntake({ bus, journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')), logger });
+  const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'));
+  const outbox = createOutbox({ logger, isClaimHeld, onFinalDelivered: (eventId) => delivered.record(eventId) });
+  let events: Awaited<ReturnType<typeof openEventBus>>;
+  try {
+    events = await openEventBus({ config, store, logger });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const { bus, intake } = events;
   const resumeRequests = createResumeRequests({ bus, logger, now });
   const channels = new Map<string, Channel>();
   const adapters = (options.channels ?? builtinChannels).filter((adapter) => adapter.modes.includes(options.mode));
@@ -136,6 +143,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     outbox,
     bus,
     telemetry,
+    instance: { id: instanceId, mode: events.mode, leadership: events.leadership },
     messagesFor,
     httpRoutes: () => routes,
     statusOfToolServers: () => mcp?.servers() ?? {},
@@ -176,6 +184,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     onBackgroundError: (error, what) => logger.warn({ err: error }, `failed ${what}`),
   });
   if (!registryResult.ok) {
+    await events.close();
     await store.close();
     return { ok: false, error: registryResult.error };
   }
@@ -198,10 +207,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     return resolved.names;
   };
 
-  const history = createSessionHistory(store.namespace<SessionRecord>('sessions'), {
-    budgetChars: config.agent.historyBudgetChars,
-    idleTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
-  });
+  const history = fenceHistory(
+    createSessionHistory(store.namespace<SessionRecord>('sessions'), {
+      budgetChars: config.agent.historyBudgetChars,
+      idleTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
+    }),
+  );
   const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });
   const servicesFor = (input: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
     state: (namespace) => store.namespace(`tool-${namespace}`),
@@ -226,6 +237,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const approvalRouteFor = createApprovalRouting(config, activeSurfaces);
   const smart = await createSmartApprovals({ config, primaryModel: modelResult.model, store, audit, outbox, messagesFor, approvalRouteFor, now });
   if (!smart.ok) {
+    await events.close();
     await store.close();
     return smart;
   }
@@ -272,6 +284,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     let failed = false;
     await mcpStarted;
     try {
+      // A re-run of an event whose answer went out before its process died: answered already, nothing to do.
+      if (event.redelivered === true && event.type !== 'turn-resumed' && (await delivered.has(event.id))) {
+        logger.info({ eventId: event.id, sessionKey: event.sessionKey }, 're-run of an event already answered; skipped');
+        intake.complete(event);
+        return;
+      }
       await traceContext.run({ traceId: event.traceId, sessionKey: event.sessionKey }, () => runtime.handle(event));
     } catch (error) {
       failed = true;
@@ -373,6 +391,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await fileAudit.flush();
       await registry.flush();
       await intake.flush();
+      await events.close();
       await store.close();
       return { drained: result.drained };
     },
@@ -390,3 +409,20 @@ function userName(): string {
   }
 }
 
+/** History writes check the turn's claim first (cluster mode): a worker whose job moved to another instance writes nothing. */
+function fenceHistory(history: SessionHistory): SessionHistory {
+  const guard = async () => {
+    if (!(await isClaimHeld())) throw new EchoError('turn-fenced', 'This turn was taken over by another instance; its results are not written here.');
+  };
+  return {
+    ...history,
+    append: async (sessionKey, messages) => {
+      await guard();
+      return history.append(sessionKey, messages);
+    },
+    update: async (sessionKey, change) => {
+      await guard();
+      return history.update(sessionKey, change);
+    },
+  };
+}

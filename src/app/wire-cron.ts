@@ -8,7 +8,7 @@ export type WiredScheduler = { readonly scheduler: SchedulerPort; readonly wired
 /** The cron channel and the scheduler port the schedule tools use; on in every mode. */
 export async function wireCron(context: ChannelContext): Promise<WiredScheduler> {
   const logger = context.logger.child({ channel: 'cron' });
-  const channel = createCronChannel({ config: context.config, store: context.store, outbox: context.outbox, telemetry: context.telemetry, logger });
+  const channel = createCronChannel({ config: context.config, store: context.store, outbox: context.outbox, telemetry: context.telemetry, logger, shared: context.instance.mode === 'cluster' });
   for (const problem of channel.configProblems) logger.warn(problem);
   const stored = (await channel.jobs()).filter((job) => job.source === 'tool' && !job.done).length;
   const configured = context.config.cron.jobs.length;

@@ -63,22 +63,24 @@ export function createInProcessBus(options: InProcessBusOptions): MessageBus {
     ready.push(lane);
   }
 
+  function publishNow(event: InboundEvent): EmitResult {
+    if (closed) return { accepted: false, reason: 'closed' };
+    if (queued >= options.maxQueued) return { accepted: false, reason: 'busy' };
+    let lane = lanes.get(event.sessionKey);
+    if (lane && lane.queue.length >= options.maxQueuedPerSession) return { accepted: false, reason: 'busy' };
+    if (!lane) {
+      lane = { key: event.sessionKey, queue: [], running: false, ready: false };
+      lanes.set(event.sessionKey, lane);
+    }
+    lane.queue.push(event);
+    queued += 1;
+    enqueueLane(lane);
+    pump();
+    return { accepted: true };
+  }
+
   return {
-    publish(event): EmitResult {
-      if (closed) return { accepted: false, reason: 'closed' };
-      if (queued >= options.maxQueued) return { accepted: false, reason: 'busy' };
-      let lane = lanes.get(event.sessionKey);
-      if (lane && lane.queue.length >= options.maxQueuedPerSession) return { accepted: false, reason: 'busy' };
-      if (!lane) {
-        lane = { key: event.sessionKey, queue: [], running: false, ready: false };
-        lanes.set(event.sessionKey, lane);
-      }
-      lane.queue.push(event);
-      queued += 1;
-      enqueueLane(lane);
-      pump();
-      return { accepted: true };
-    },
+    publish: async (event) => publishNow(event),
     subscribe(next) {
       handler = next;
       pump();

@@ -9,8 +9,8 @@ export type BusStats = { readonly queued: number; readonly active: number; reado
 
 /** Carries inbound events to the agent: FIFO per session, sessions in parallel, bounded. */
 export interface MessageBus {
-  /** Queues an event, or refuses it at once when the bus is full or closed. */
-  publish(event: InboundEvent): EmitResult;
+  /** Queues an event (durably, for a shared queue), or refuses it when the bus is full, closed or unreachable. */
+  publish(event: InboundEvent): Promise<EmitResult>;
   /** Sets the one handler events are delivered to. */
   subscribe(handler: EventHandler): void;
   /** Stops intake and waits up to `timeoutMs` for queued and running events to finish. */

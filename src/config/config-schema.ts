@@ -134,6 +134,22 @@ export const configSchema = z.strictObject({
       sessionIdleDays: z.coerce.number().positive().default(90).describe('A conversation untouched this long is forgotten.'),
     })
     .prefault({}),
+  cluster: z
+    .strictObject({
+      heartbeatSeconds: z.coerce
+        .number()
+        .int()
+        .min(10)
+        .default(10)
+        .describe('PostgreSQL only: a turn whose instance sends no heartbeat for this long is given to another instance.'),
+      leaderCheckSeconds: z.coerce
+        .number()
+        .positive()
+        .default(3)
+        .describe('PostgreSQL only: how often a standby instance tries to take over the Telegram poller and the WeChat login.'),
+    })
+    .prefault({})
+    .describe('Several instances on one PostgreSQL (storage.url postgres://...): every setting has a default.'),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
   bus: z
     .strictObject({

@@ -48,7 +48,7 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
 
   return {
     async accept(event) {
-      if (!isJournaled(event)) return bus.publish(event);
+      if (!isJournaled(event)) return await bus.publish(event);
       inFlight.add(event.id);
       try {
         await journal.record(event);
@@ -57,7 +57,7 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
         logger.error({ err: error, eventId: event.id, channel: event.channel }, 'inbound event could not be recorded; refused so the platform delivers it again');
         return { accepted: false, reason: 'unavailable' };
       }
-      const published = bus.publish(event);
+      const published = await bus.publish(event);
       if (!published.accepted) {
         inFlight.delete(event.id);
         // The channel tells the person (busy) or the platform (closed) to come again: the row must not run it as well.
@@ -95,7 +95,7 @@ export function createDurableIntake(options: DurableIntakeOptions): DurableIntak
           continue;
         }
         inFlight.add(entry.event.id);
-        const published = bus.publish({ ...entry.event, redelivered: true });
+        const published = await bus.publish({ ...entry.event, redelivered: true });
         if (!published.accepted) {
           // Full or closing: the row stays, the next sweep tries again.
           inFlight.delete(entry.event.id);

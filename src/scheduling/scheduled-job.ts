@@ -9,6 +9,8 @@ export type JobRun = {
   readonly delivered?: boolean;
   readonly deliveryError?: string;
   readonly error?: string;
+  /** The inbound event the run started (its turn's causation id). */
+  readonly eventId?: string;
 };
 
 /** A job that wakes the agent up: from config or created by the schedule_task tool. */

@@ -28,6 +28,8 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
   '@modelcontextprotocol/client': ['tools/mcp/'],
   ajv: ['tools/mcp/'],
+  'pg-boss': ['src/cluster/'],
+  pg: ['src/cluster/', 'src/store/'],
 };
 
 describe('house rules (docs/naming.md), checked on every file', () => {

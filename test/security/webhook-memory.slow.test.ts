@@ -53,6 +53,7 @@ describe('webhook results are bounded (finding 9)', () => {
       telemetry,
       logger: await createLogger({ level: 'silent', pretty: false }),
       statusOfChannels: () => ({}),
+      instance: () => ({ id: 'test', mode: 'single' as const, leads: [] }),
       routes: () => [],
     });
     channel = webhook;

@@ -18,7 +18,7 @@ afterAll(async () => {
 describe('what the model is told about a message', () => {
   it('mentions attachments it cannot see and the message being replied to', async () => {
     const id = createId();
-    test.app.bus.publish({
+    await test.app.bus.publish({
       type: 'message-received',
       id,
       traceId: id,

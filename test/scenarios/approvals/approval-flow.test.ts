@@ -96,7 +96,7 @@ describe('approvals through the terminal channel, with the scripted model over H
     const { test, deploy, type, cardId } = await startChat();
     type('deploy staging');
     const id = await waitFor(cardId, 'the approval card');
-    const published = test.app.bus.publish({
+    const published = await test.app.bus.publish({
       type: 'action-clicked',
       id: createId(),
       traceId: createId(),

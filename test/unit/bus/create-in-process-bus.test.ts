@@ -107,7 +107,7 @@ describe('createInProcessBus', () => {
     const { bus } = await createBus();
     const handler = controlledHandler(bus);
     const events = [1, 2, 3, 4].map((index) => eventIn('telegram:1', `m${index}`));
-    for (const event of events) expect(bus.publish(event)).toEqual({ accepted: true });
+    for (const event of events) expect(await bus.publish(event)).toEqual({ accepted: true });
     expect(handler.started).toEqual([events[0]?.id]);
     for (const event of events) await handler.release(event.id);
     expect(handler.started).toEqual(events.map((event) => event.id));
@@ -119,7 +119,7 @@ describe('createInProcessBus', () => {
     const { bus } = await createBus({ maxConcurrentTurns: 2 });
     const handler = controlledHandler(bus);
     const events = ['a', 'b', 'c', 'd', 'e'].map((session) => eventIn(`telegram:${session}`));
-    for (const event of events) bus.publish(event);
+    for (const event of events) await bus.publish(event);
     expect(handler.started).toEqual([events[0]?.id, events[1]?.id]);
     expect(bus.stats()).toEqual({ queued: 3, active: 2, sessions: 5 });
     await handler.release(events[1]?.id ?? '');
@@ -135,7 +135,7 @@ describe('createInProcessBus', () => {
     const { bus } = await createBus({ maxConcurrentTurns: 3 });
     const handler = controlledHandler(bus);
     const events = Array.from({ length: 6 }, (_, index) => eventIn(`telegram:s${index}`));
-    for (const event of events) bus.publish(event);
+    for (const event of events) await bus.publish(event);
     expect(handler.maxRunning).toBe(3);
     for (const event of events) {
       if (!handler.started.includes(event.id)) await settle();
@@ -150,8 +150,8 @@ describe('createInProcessBus', () => {
     const handler = controlledHandler(bus);
     const busy = [eventIn('telegram:busy'), eventIn('telegram:busy'), eventIn('telegram:busy')];
     const other = eventIn('telegram:other');
-    for (const event of busy) bus.publish(event);
-    bus.publish(other);
+    for (const event of busy) await bus.publish(event);
+    await bus.publish(other);
     expect(handler.started).toEqual([busy[0]?.id, other.id]);
   });
 
@@ -159,23 +159,23 @@ describe('createInProcessBus', () => {
     const { bus } = await createBus({ maxConcurrentTurns: 1, maxQueued: 2 });
     const handler = controlledHandler(bus);
     const first = eventIn('telegram:1');
-    expect(bus.publish(first)).toEqual({ accepted: true });
-    expect(bus.publish(eventIn('telegram:2'))).toEqual({ accepted: true });
-    expect(bus.publish(eventIn('telegram:3'))).toEqual({ accepted: true });
-    expect(bus.publish(eventIn('telegram:4'))).toEqual({ accepted: false, reason: 'busy' });
+    expect(await bus.publish(first)).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:2'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:3'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:4'))).toEqual({ accepted: false, reason: 'busy' });
     expect(bus.stats().queued).toBe(2);
     await handler.release(first.id);
-    expect(bus.publish(eventIn('telegram:5'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:5'))).toEqual({ accepted: true });
   });
 
   it('refuses with busy when one session has maxQueuedPerSession waiting, while others still get in', async () => {
     const { bus } = await createBus({ maxQueuedPerSession: 2 });
     controlledHandler(bus);
-    expect(bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
-    expect(bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
-    expect(bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
-    expect(bus.publish(eventIn('telegram:1'))).toEqual({ accepted: false, reason: 'busy' });
-    expect(bus.publish(eventIn('telegram:2'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:1'))).toEqual({ accepted: false, reason: 'busy' });
+    expect(await bus.publish(eventIn('telegram:2'))).toEqual({ accepted: true });
   });
 
   it('logs a failing handler with its event, and the next event of that session still runs', async () => {
@@ -187,8 +187,8 @@ describe('createInProcessBus', () => {
       seen.push(event.id);
       if (event.type === 'message-received' && event.text === 'fail') throw new Error('handler exploded');
     });
-    bus.publish(failing);
-    bus.publish(next);
+    await bus.publish(failing);
+    await bus.publish(next);
     await bus.idle();
     expect(seen).toEqual([failing.id, next.id]);
     const logged = lines.find((line) => line.msg === 'event handler failed');
@@ -203,8 +203,8 @@ describe('createInProcessBus', () => {
       if (seen.length === 1) throw new Error('sync throw');
       return Promise.resolve();
     });
-    bus.publish(eventIn('telegram:1'));
-    bus.publish(eventIn('telegram:1'));
+    await bus.publish(eventIn('telegram:1'));
+    await bus.publish(eventIn('telegram:1'));
     await bus.idle();
     expect(seen).toHaveLength(2);
     expect(lines.filter((line) => line.msg === 'event handler failed')).toHaveLength(1);
@@ -213,7 +213,7 @@ describe('createInProcessBus', () => {
   it('keeps events published before subscribe and delivers them once a handler is set', async () => {
     const { bus } = await createBus();
     const event = eventIn('telegram:1');
-    bus.publish(event);
+    await bus.publish(event);
     const seen: string[] = [];
     bus.subscribe(async (delivered) => {
       seen.push(delivered.id);
@@ -227,35 +227,35 @@ describe('createInProcessBus', () => {
     const handler = controlledHandler(bus);
     const first = eventIn('telegram:1');
     const second = eventIn('telegram:2');
-    bus.publish(first);
-    bus.publish(second);
+    await bus.publish(first);
+    await bus.publish(second);
     let drainResult: unknown;
     const draining = bus.drain(60_000).then((result) => {
       drainResult = result;
     });
-    expect(bus.publish(eventIn('telegram:3'))).toEqual({ accepted: false, reason: 'closed' });
+    expect(await bus.publish(eventIn('telegram:3'))).toEqual({ accepted: false, reason: 'closed' });
     await handler.release(first.id);
     expect(drainResult).toBeUndefined();
     await handler.release(second.id);
     await draining;
     expect(drainResult).toEqual({ drained: true, abandoned: 0 });
     expect(handler.finished).toEqual([first.id, second.id]);
-    expect(bus.publish(eventIn('telegram:4'))).toEqual({ accepted: false, reason: 'closed' });
+    expect(await bus.publish(eventIn('telegram:4'))).toEqual({ accepted: false, reason: 'closed' });
   });
 
   it('drain of an idle bus resolves at once as drained', async () => {
     const { bus } = await createBus();
     controlledHandler(bus);
     expect(await bus.drain(60_000)).toEqual({ drained: true, abandoned: 0 });
-    expect(bus.publish(eventIn('telegram:1'))).toEqual({ accepted: false, reason: 'closed' });
+    expect(await bus.publish(eventIn('telegram:1'))).toEqual({ accepted: false, reason: 'closed' });
   });
 
   it('drain that times out reports what it abandoned', async () => {
     const { bus } = await createBus({ maxConcurrentTurns: 1 });
     controlledHandler(bus);
-    bus.publish(eventIn('telegram:1'));
-    bus.publish(eventIn('telegram:1'));
-    bus.publish(eventIn('telegram:2'));
+    await bus.publish(eventIn('telegram:1'));
+    await bus.publish(eventIn('telegram:1'));
+    await bus.publish(eventIn('telegram:2'));
     expect(await bus.drain(5)).toEqual({ drained: false, abandoned: 3 });
   });
 
@@ -264,7 +264,7 @@ describe('createInProcessBus', () => {
     const handler = controlledHandler(bus);
     await bus.idle();
     const event = eventIn('telegram:1');
-    bus.publish(event);
+    await bus.publish(event);
     let idle = false;
     const waiting = bus.idle().then(() => {
       idle = true;
@@ -274,6 +274,6 @@ describe('createInProcessBus', () => {
     await handler.release(event.id);
     await waiting;
     expect(idle).toBe(true);
-    expect(bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
+    expect(await bus.publish(eventIn('telegram:1'))).toEqual({ accepted: true });
   });
 });

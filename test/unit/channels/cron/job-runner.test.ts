@@ -78,7 +78,7 @@ describe('the job runner', () => {
       prompt: 'news',
       approvedContentHash: toolJob.approvedContentHash,
     });
-    expect((await jobs.get('task-1'))?.lastRun).toEqual({ startedAt: '2030-01-01T08:00:00.000Z', status: 'running' });
+    expect((await jobs.get('task-1'))?.lastRun).toEqual({ startedAt: '2030-01-01T08:00:00.000Z', status: 'running', eventId: emitted[0]?.id });
   });
 
   it('records success only when the answer was delivered, and skips a firing while the run is going', async () => {

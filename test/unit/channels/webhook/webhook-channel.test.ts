@@ -26,6 +26,7 @@ async function channelWith(secret: string | undefined, port = 0) {
     telemetry: createTelemetry(),
     logger: await createLogger({ level: 'silent', pretty: false }),
     statusOfChannels: () => ({}),
+      instance: () => ({ id: 'test', mode: 'single' as const, leads: [] }),
     routes: () => [],
     callbackPolicy: { attempts: 1, baseDelayMs: 1, timeoutMs: 2000 },
   });
@@ -95,6 +96,7 @@ describe('routes other channels mount', () => {
       telemetry: createTelemetry(),
       logger: await createLogger({ level: 'silent', pretty: false }),
       statusOfChannels: () => ({}),
+      instance: () => ({ id: 'test', mode: 'single' as const, leads: [] }),
       // A path with characters a router would read as a pattern.
       routes: () => [
         {
@@ -137,6 +139,7 @@ describe('?wait=true when the turn stops for an approval', () => {
       telemetry,
       logger: await createLogger({ level: 'silent', pretty: false }),
       statusOfChannels: () => ({}),
+      instance: () => ({ id: 'test', mode: 'single' as const, leads: [] }),
       routes: () => [],
     });
     const card = { approvalId: 'abc', toolName: 'deploy', summary: 'Deploy', argumentsText: '{}', risk: 'exec' as const, requestedBy: 'webhook', expiresAt: '2030-01-01T00:00:00Z', explanation: '', choices: ['once' as const, 'deny' as const] };

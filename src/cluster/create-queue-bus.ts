@@ -1,0 +1,227 @@
+import pg from 'pg';
+import type { PgBoss } from 'pg-boss';
+import type { BusStats, EventHandler, MessageBus } from '../bus/message-bus.js';
+import type { EmitResult } from '../events/channel.js';
+import type { InboundEvent } from '../events/inbound-event.js';
+import type { Logger } from '../logging/create-logger.js';
+import { turnClaim } from './turn-claim.js';
+
+/** What the shared queue is built from. */
+export type QueueBusOptions = {
+  readonly boss: PgBoss;
+  /** The connection string, for the one connection that listens for new jobs. */
+  readonly url: string;
+  readonly queue: string;
+  /** The pg-boss schema (its tables are counted directly: its own counts are refreshed only now and then). */
+  readonly schema: string;
+  readonly maxConcurrentTurns: number;
+  readonly heartbeatSeconds: number;
+  readonly logger: Logger;
+  /** Longest wait between two looks at the queue when no notification came; default 2000. */
+  readonly pollEveryMs?: number;
+};
+
+/** The bus of cluster mode, plus what only a shared queue has. */
+export type QueueBus = MessageBus & {
+  /** Jobs waiting in the queue across all instances (cached; refreshed every few seconds). */
+  queueDepth(): number;
+  /** Fails nothing and deletes the jobs that failed for good, so their conversations are not blocked; resolves to how many. */
+  unblockKeys(): Promise<number>;
+  close(): Promise<void>;
+};
+
+type EventJob = { readonly event: InboundEvent };
+type Attempt = { readonly id: string; readonly retryCount: number };
+/** What pg-boss's settle calls answer at run time (its type declares none of it). */
+type Settled = { readonly affected?: number; readonly settled?: readonly string[] };
+
+const wakeChannel = 'echo_agent_events';
+
+/**
+ * Inbound events as pg-boss jobs in one `key_strict_fifo` queue keyed by session: one turn at a time
+ * per conversation across every instance, conversations in parallel. Each instance runs one fetch
+ * loop (woken by LISTEN/NOTIFY, with a slow poll as the floor), up to `maxConcurrentTurns` jobs at a
+ * time, and heartbeats the jobs it runs: a killed instance stops heartbeating, so pg-boss gives its
+ * jobs to another instance. Every job runs inside a turn claim (fencing): a worker whose job was
+ * taken over finds out before it sends or writes.
+ */
+export function createQueueBus(options: QueueBusOptions): QueueBus {
+  const { boss, queue, logger } = options;
+  const pollEveryMs = options.pollEveryMs ?? 2000;
+  const running = new Map<string, Attempt>();
+  let closed = false;
+  let depth = 0;
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+  let listener: pg.Client | undefined;
+  let idleWaiters: Array<() => void> = [];
+
+  const heartbeat = setInterval(() => void touchRunning(), (options.heartbeatSeconds * 1000) / 3);
+  heartbeat.unref();
+  const depthTimer = setInterval(() => void refreshDepth(), 2000);
+  depthTimer.unref();
+
+  let table: string | undefined;
+  /** Jobs of this queue waiting and running now, across all instances. */
+  async function countJobs(): Promise<{ readonly queued: number; readonly active: number }> {
+    table ??= (await boss.getQueue(queue))?.table ?? 'job';
+    const result = (await boss
+      .getDb()
+      .executeSql(`SELECT count(*) FILTER (WHERE state IN ('created', 'retry')) AS queued, count(*) FILTER (WHERE state = 'active') AS active FROM ${options.schema}.${table} WHERE name = $1`, [queue])) as {
+      rows: Array<{ queued: string; active: string }>;
+    };
+    const row = result.rows[0];
+    return { queued: Number(row?.queued ?? 0), active: Number(row?.active ?? 0) };
+  }
+
+  async function refreshDepth(): Promise<void> {
+    const counted = await countJobs().catch(() => undefined);
+    if (counted) depth = counted.queued;
+  }
+
+  async function touchRunning(): Promise<void> {
+    if (running.size === 0) return;
+    await boss.touch(queue, [...running.values()]).catch((error: unknown) => logger.warn({ err: error }, 'job heartbeat failed; jobs may move to another instance'));
+  }
+
+  /** Asks the queue whether this attempt of the job is still active under this worker. */
+  async function holds(attempt: Attempt): Promise<boolean> {
+    const touched = (await boss.touch(queue, [attempt])) as Settled;
+    return touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
+  }
+
+  async function run(job: { readonly id: string; readonly retryCount: number; readonly data: EventJob }, handle: EventHandler): Promise<void> {
+    const attempt = { id: job.id, retryCount: job.retryCount };
+    // A job that runs again (its first worker died, or failed) is a re-run: the durable turn model knows what that means.
+    const event: InboundEvent = job.retryCount > 0 ? { ...job.data.event, redelivered: true } : job.data.event;
+    try {
+      await turnClaim.run({ holds: () => holds(attempt) }, () => handle(event));
+      const done = (await boss.complete(queue, attempt)) as Settled;
+      if ((done.affected ?? 1) === 0) logger.warn({ jobId: job.id, eventId: event.id }, 'job finished after another instance took it over; its result was not recorded here');
+    } catch (error) {
+      logger.error({ err: error, jobId: job.id, eventId: event.id, attempt: job.retryCount + 1 }, 'turn failed; its job is retried');
+      await boss.fail(queue, attempt, { error: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => logger.warn({ err: failError, jobId: job.id }, 'could not mark the job failed; its heartbeat lapses and it is retried'));
+    } finally {
+      running.delete(job.id);
+      wake?.();
+      if (running.size === 0) settleIdleWaiters();
+    }
+  }
+
+  function settleIdleWaiters(): void {
+    if (idleWaiters.length === 0) return;
+    void countJobs()
+      .then((counted) => {
+        depth = counted.queued;
+        if (running.size > 0 || counted.queued + counted.active > 0) return;
+        const waiters = idleWaiters;
+        idleWaiters = [];
+        for (const resolve of waiters) resolve();
+      })
+      .catch(() => undefined);
+  }
+
+  async function fetchLoop(handle: EventHandler): Promise<void> {
+    while (!closed) {
+      const room = options.maxConcurrentTurns - running.size;
+      let fetched = 0;
+      if (room > 0) {
+        try {
+          const jobs = await boss.fetch<EventJob>(queue, { batchSize: room });
+          fetched = jobs.length;
+          for (const job of jobs) {
+            running.set(job.id, { id: job.id, retryCount: job.retryCount });
+            void run(job, handle);
+          }
+        } catch (error) {
+          logger.warn({ err: error }, 'could not fetch jobs from the queue; trying again');
+        }
+      }
+      if (fetched > 0 && fetched === room) continue;
+      if (fetched === 0 && running.size === 0) settleIdleWaiters();
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollEveryMs);
+        wake = () => {
+          clearTimeout(timer);
+          wake = undefined;
+          resolve();
+        };
+      });
+    }
+  }
+
+  async function listen(): Promise<void> {
+    const client = new pg.Client({ connectionString: options.url, keepAlive: true });
+    client.on('error', (error) => {
+      logger.warn({ err: error }, 'the queue listener lost its connection; polling until it is back');
+      listener = undefined;
+      if (!closed) setTimeout(() => void listen().catch(() => undefined), pollEveryMs).unref();
+    });
+    client.on('notification', () => wake?.());
+    await client.connect();
+    await client.query(`LISTEN ${wakeChannel}`);
+    listener = client;
+  }
+
+  return {
+    async publish(event): Promise<EmitResult> {
+      if (closed) return { accepted: false, reason: 'closed' };
+      // The platform payload is for debugging only and can be large: it is not queued.
+      const { raw: _raw, ...kept } = event;
+      try {
+        const id = await boss.send(queue, { event: kept }, { singletonKey: event.sessionKey });
+        if (id === null) return { accepted: false, reason: 'busy' };
+        await boss
+          .getDb()
+          .executeSql(`SELECT pg_notify('${wakeChannel}', '')`)
+          .catch(() => undefined);
+        return { accepted: true };
+      } catch (error) {
+        logger.error({ err: error, eventId: event.id }, 'event could not be queued; refused so the platform delivers it again');
+        return { accepted: false, reason: 'unavailable' };
+      }
+    },
+    subscribe(next) {
+      void listen().catch((error: unknown) => logger.warn({ err: error }, 'no queue listener; polling every few seconds'));
+      loop = fetchLoop(next);
+    },
+    async drain(timeoutMs) {
+      closed = true;
+      wake?.();
+      await loop;
+      const deadline = Date.now() + timeoutMs;
+      while (running.size > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+      return { drained: running.size === 0, abandoned: running.size };
+    },
+    stats(): BusStats {
+      return { queued: depth, active: running.size, sessions: running.size };
+    },
+    idle() {
+      return new Promise<void>((resolve) => {
+        idleWaiters.push(resolve);
+        settleIdleWaiters();
+      });
+    },
+    queueDepth: () => depth,
+    async unblockKeys() {
+      let removed = 0;
+      for (const key of await boss.getBlockedKeys(queue)) {
+        const jobs = await boss.findJobs<EventJob>(queue, { key });
+        const failed = jobs.filter((job) => job.state === 'failed');
+        for (const job of failed) {
+          logger.error({ jobId: job.id, eventId: job.data.event.id, sessionKey: key, attempts: job.retryCount + 1 }, 'inbound event given up after repeated attempts');
+          await boss.deleteJob(queue, job.id);
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+    async close() {
+      closed = true;
+      wake?.();
+      clearInterval(heartbeat);
+      clearInterval(depthTimer);
+      await listener?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import { hostname } from 'node:os';
+import { PgBoss } from 'pg-boss';
+import { describeError, EchoError } from '../errors/echo-error.js';
+import type { Logger } from '../logging/create-logger.js';
+import { createAdvisoryLeadership } from './create-advisory-leadership.js';
+import { createQueueBus, type QueueBus } from './create-queue-bus.js';
+import type { LeadershipPort } from './leadership.js';
+
+/** What cluster mode is opened with. */
+export type ClusterOptions = {
+  readonly url: string;
+  readonly maxConcurrentTurns: number;
+  readonly heartbeatSeconds: number;
+  readonly leaderCheckSeconds: number;
+  /** Longest a turn may run: its job may stay active that long (plus a margin) before pg-boss expires it. */
+  readonly turnTimeoutMs: number;
+  readonly logger: Logger;
+};
+
+/** The shared parts of cluster mode: the queue every instance works, and the leadership locks. */
+export type Cluster = {
+  readonly bus: QueueBus;
+  readonly leadership: LeadershipPort;
+  /** One line for the start-up lines. */
+  readonly description: string;
+  close(): Promise<void>;
+};
+
+/** The pg-boss schema and queue of echo-agent. */
+export const clusterSchema = 'pgboss';
+const eventQueue = 'echo-events';
+
+/**
+ * Starts pg-boss on the configured PostgreSQL (installing its schema on first use) and creates the
+ * event queue. Any number of instances may do this at once: pg-boss migrates under a lock.
+ */
+export async function openCluster(options: ClusterOptions): Promise<Cluster> {
+  const logger = options.logger.child({ component: 'cluster' });
+  const boss = new PgBoss({
+    connectionString: options.url,
+    schema: clusterSchema,
+    application_name: `echo-agent ${hostname()} ${process.pid}`,
+    // Dead workers are found by their missing heartbeats: looked for often, so a turn moves within seconds.
+    superviseIntervalSeconds: 2,
+    max: 10,
+    openTelemetry: { enabled: false },
+  });
+  boss.on('error', (error) => logger.warn({ err: error }, 'job queue error'));
+  try {
+    await boss.start();
+    await boss.createQueue(eventQueue, {
+      policy: 'key_strict_fifo',
+      heartbeatSeconds: options.heartbeatSeconds,
+      // The turn timeout bounds every job; the margin lets the turn report its own timeout first.
+      expireInSeconds: Math.ceil(options.turnTimeoutMs / 1000) + 60,
+      retryLimit: 3,
+      retryDelay: 1,
+      retryBackoff: true,
+      retryDelayMax: 30,
+      deleteAfterSeconds: 24 * 60 * 60,
+    });
+  } catch (error) {
+    await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+    throw new EchoError('cluster-unavailable', `The job queue on PostgreSQL could not start: ${describeError(error)}`, { cause: error });
+  }
+  const bus = createQueueBus({ boss, url: options.url, queue: eventQueue, schema: clusterSchema, maxConcurrentTurns: options.maxConcurrentTurns, heartbeatSeconds: options.heartbeatSeconds, logger });
+  const leadership = createAdvisoryLeadership({ url: options.url, checkEveryMs: options.leaderCheckSeconds * 1000, logger });
+  return {
+    bus,
+    leadership,
+    description: `cluster mode: pg-boss queue "${eventQueue}" (one turn at a time per conversation across instances)`,
+    async close() {
+      await bus.close();
+      await boss.stop({ graceful: false, close: true }).catch((error: unknown) => logger.warn({ err: error }, 'job queue did not stop cleanly'));
+    },
+  };
+}
