@@ -201,6 +201,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
           polling = options.leadership.lead(`telegram:${botKey}`, {
             onAcquired: () => {
               logger.info('this instance polls the bot now');
+              status = { state: 'running', detail: 'polling (this instance leads)' };
               startLoop();
             },
             onLost: async () => {

@@ -15,6 +15,8 @@ export type ClusterOptions = {
   /** Longest a turn may run: its job may stay active that long (plus a margin) before pg-boss expires it. */
   readonly turnTimeoutMs: number;
   readonly logger: Logger;
+  /** Retries of a turn that failed (threw), before it is given up; default 3, the first after 1 s, doubling up to 30 s. */
+  readonly retry?: { readonly limit: number; readonly delaySeconds: number };
 };
 
 /** The shared parts of cluster mode: the queue every instance works, and the leadership locks. */
@@ -53,8 +55,8 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
       heartbeatSeconds: options.heartbeatSeconds,
       // The turn timeout bounds every job; the margin lets the turn report its own timeout first.
       expireInSeconds: Math.ceil(options.turnTimeoutMs / 1000) + 60,
-      retryLimit: 3,
-      retryDelay: 1,
+      retryLimit: options.retry?.limit ?? 3,
+      retryDelay: options.retry?.delaySeconds ?? 1,
       retryBackoff: true,
       retryDelayMax: 30,
       deleteAfterSeconds: 24 * 60 * 60,
