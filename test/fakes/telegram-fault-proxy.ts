@@ -2,7 +2,16 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 
 /** One Bot API call the proxy saw, and what it answered. */
-export type BotApiCall = { readonly method: string; readonly body: Readonly<Record<string, unknown>>; readonly status: number };
+export type BotApiCall = {
+  readonly method: string;
+  readonly body: Readonly<Record<string, unknown>>;
+  readonly status: number;
+  /** Which bot instance made the call (`byInstance` only). */
+  readonly instance?: string;
+};
+
+/** One getUpdates call from its arrival to its answer (or its connection closing), in ms since the epoch. */
+export type PollInterval = { readonly instance: string; readonly startedAt: number; endedAt?: number };
 
 /** A fault to inject: an answer of our own, `hang` (never answer), or undefined to pass the call through. */
 export type FaultAnswer = { readonly status: number; readonly body: unknown } | 'hang';
@@ -16,6 +25,10 @@ export type TelegramFaultProxy = {
   callsOf(method: string): BotApiCall[];
   /** Answers the next `times` calls of `method` that match `when` with `answer` instead of passing them on. */
   inject(method: string, answer: FaultAnswer, options?: { readonly times?: number; readonly when?: (body: Readonly<Record<string, unknown>>) => boolean }): void;
+  /** Every getUpdates call of a named instance with when it started and ended. */
+  readonly polls: readonly PollInterval[];
+  /** Another port into the same proxy (the same updates and acknowledgements), whose calls are recorded under `name`; resolves to its Bot API root. */
+  addInstance(name: string): Promise<string>;
   /** Delivers every update of the next non-empty getUpdates answer a second time, in the answer after it (a re-delivery). */
   redeliverNextUpdates(): void;
   /** How many updates were delivered a second time. */
@@ -38,6 +51,7 @@ type Rule = { readonly method: string; readonly answer: FaultAnswer; remaining: 
 /** Starts the proxy on a random port, forwarding to `target` (e.g. the emulator's api root); `options.honourOffsets` re-delivers what the bot did not acknowledge. */
 export async function startTelegramFaultProxy(target: string, options: TelegramFaultProxyOptions = {}): Promise<TelegramFaultProxy> {
   const calls: BotApiCall[] = [];
+  const polls: PollInterval[] = [];
   // Updates handed out and not yet acknowledged by an offset past them (honourOffsets only).
   let unacknowledged: { readonly update_id: number }[] = [];
   const rules: Rule[] = [];
@@ -45,7 +59,7 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
   let redeliver: 'off' | 'capture' | unknown[] = 'off';
   let redelivered = 0;
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  async function handle(request: IncomingMessage, response: ServerResponse, instance?: string): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
     const text = Buffer.concat(chunks).toString('utf8');
@@ -57,14 +71,21 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     } catch {
       body = { raw: text };
     }
+    if (instance !== undefined && path.endsWith('/getUpdates')) {
+      const poll: PollInterval = { instance, startedAt: Date.now() };
+      polls.push(poll);
+      response.on('close', () => {
+        poll.endedAt = Date.now();
+      });
+    }
     const rule = rules.find((candidate) => candidate.method === method && candidate.remaining > 0 && (candidate.when?.(body) ?? true));
     if (rule) {
       rule.remaining -= 1;
       if (rule.answer === 'hang') {
-        calls.push({ method, body, status: 0 });
+        calls.push({ method, body, status: 0, ...(instance ? { instance } : {}) });
         return;
       }
-      calls.push({ method, body, status: rule.answer.status });
+      calls.push({ method, body, status: rule.answer.status, ...(instance ? { instance } : {}) });
       response.writeHead(rule.answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(rule.answer.body));
       return;
     }
@@ -72,7 +93,7 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     let answer = await upstream.text();
     if (method === 'getUpdates' && upstream.ok && options.honourOffsets) answer = applyOffset(answer, body.offset);
     if (method === 'getUpdates' && upstream.ok) answer = applyRedelivery(answer);
-    calls.push({ method, body, status: upstream.status });
+    calls.push({ method, body, status: upstream.status, ...(instance ? { instance } : {}) });
     response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(answer);
   }
 
@@ -97,21 +118,28 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     return JSON.stringify({ ...parsed, result: [...again, ...parsed.result] });
   }
 
-  const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error_code: 502, description: String(error) }));
+  const servers: ReturnType<typeof createServer>[] = [];
+  async function listen(instance?: string): Promise<string> {
+    const server = createServer((request, response) => {
+      handle(request, response, instance).catch((error: unknown) => {
+        response.writeHead(502, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: false, error_code: 502, description: String(error) }));
+      });
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    servers.push(server);
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  const apiRoot = await listen();
 
   return {
-    apiRoot: `http://127.0.0.1:${port}`,
+    apiRoot,
+    addInstance: (name) => listen(name),
     calls,
+    polls,
     callsOf: (method) => calls.filter((call) => call.method === method),
     inject(method, answer, options = {}) {
       rules.push({ method, answer, remaining: options.times ?? 1, when: options.when });
@@ -122,10 +150,9 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     get redelivered() {
       return redelivered;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    },
   };
 }

@@ -1,0 +1,171 @@
+// Chaos: three echo-agent processes on one PostgreSQL, one bot (Telegram emulator), a scripted model that takes
+// 400 ms per answer. 20 people send 10 numbered messages each while an instance is killed with SIGKILL every
+// 15 s and started again; an approval card is pressed while the instance that showed it is dead; a cron job
+// fires every 10 s. Asserts: every message answered exactly once and in order per chat; one decision and one
+// run of the approved call; every cron slot fired and answered exactly once; never two pollers at once.
+// Prints the recovery time after each kill. Run alone with `npm run chaos`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPostgresUp } from '../contracts/scratch-postgres.js';
+import { ensureBuilt } from '../fakes/run-compiled.js';
+import { waitFor } from '../fakes/start-test-app.js';
+import { endsWithToolResult } from '../faults/agent-under-fault.js';
+import { type ClusterUnderChaos, chaosToken, createClusterUnderChaos } from './cluster-under-chaos.js';
+
+const people = Array.from({ length: 20 }, (_, index) => 2001 + index);
+const messagesEach = 10;
+const approver = 9001;
+const cronChat = 9100;
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+const postgresUp = await isPostgresUp();
+if (!postgresUp) console.warn('PostgreSQL is not running on 127.0.0.1:5432: the cluster chaos test is skipped.');
+
+describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
+  let world: ClusterUnderChaos | undefined;
+  beforeAll(() => ensureBuilt(), 180_000);
+  afterAll(async () => {
+    await world?.close();
+  }, 60_000);
+
+  it('answers every message once and in order, decides the card once, fires each cron slot once, and never polls twice', async () => {
+    world = await createClusterUnderChaos({
+      instances: 3,
+      allowFrom: [...people, approver].join(','),
+      approvers: String(approver),
+      yaml: (workFolder) =>
+        [
+          'tools:',
+          '  profile: coding',
+          '  alsoAllow: [exec]',
+          `  workspaceDir: ${JSON.stringify(join(workFolder, 'workspace'))}`,
+          'approvals:',
+          '  explain: false',
+          'cron:',
+          '  jobs:',
+          '    - id: tick',
+          "      schedule: '*/10 * * * * *'",
+          '      prompt: say tick',
+          `      target: telegram:${cronChat}`,
+          '',
+        ].join('\n'),
+    });
+    const current = world;
+    current.model.setFallback((body, context) => {
+      if (endsWithToolResult(body)) return { text: 'Continuation: the counter ran.' };
+      if (context.lastUserText === 'bump the counter') return { toolCalls: [{ name: 'exec', arguments: { command: 'echo run >> counter.txt' } }] };
+      if (context.lastUserText.includes('[Scheduled task tick]')) return { text: 'tick', delayMs: 400 };
+      return { text: `answer: ${context.lastUserText}`, delayMs: 400 };
+    });
+    for (const name of current.names) await current.start(name);
+    const startedAt = Date.now();
+    const client = (userId: number) => current.emulator.server.getClient(chaosToken, { userId, chatId: userId, type: 'private', userName: `user${userId}`, firstName: `User ${userId}` });
+    const sentAt = new Map<string, number>();
+    const textOf = (person: number, number: number) => `p${person} m${number}`;
+
+    // A steady stream (one message every 250 ms, each person every 5 s), so every kill lands on turns in flight.
+    const sending = (async () => {
+      for (let number = 1; number <= messagesEach; number += 1) {
+        for (const [index, person] of people.entries()) {
+          await sleep(Math.max(0, startedAt + ((number - 1) * people.length + index) * 250 - Date.now()));
+          const text = textOf(person, number);
+          sentAt.set(text, Date.now());
+          const sender = client(person);
+          await sender.sendMessage(sender.makeMessage(text));
+        }
+      }
+    })();
+
+    const kills: Array<{ readonly name: string; readonly at: number; readonly why: string }> = [];
+    const killAndRestart = async (name: string, why: string, whileDead?: () => Promise<void>) => {
+      await current.kill(name);
+      kills.push({ name, at: Date.now(), why });
+      await whileDead?.();
+      await sleep(2000);
+      await current.start(name);
+    };
+    const untilSecond = (second: number) => sleep(Math.max(0, startedAt + second * 1000 - Date.now()));
+    const poller = () => current.proxy.polls.at(-1)?.instance ?? current.names[0] ?? '';
+
+    // Kill 1 (15 s): the instance that polls the bot.
+    await untilSecond(15);
+    await killAndRestart(poller(), 'the poller');
+
+    // The card: shown by some instance, pressed while that instance is dead (kill 2, 30 s).
+    const person = client(approver);
+    await person.sendMessage(person.makeMessage('bump the counter'));
+    const card = await waitFor(() => current.emulator.botMessages(chaosToken, approver).find((message) => (message.keyboard?.length ?? 0) > 0), 'the approval card', 60_000);
+    const cardCall = (call: (typeof current.proxy.calls)[number]) => call.method === 'sendMessage' && String(call.body.chat_id) === String(approver) && JSON.stringify(call.body).includes('inline_keyboard');
+    const shownBy = current.proxy.calls.find(cardCall)?.instance;
+    if (!shownBy) throw new Error(`no instance recorded for the card: ${JSON.stringify(current.proxy.calls.filter((call) => call.method === 'sendMessage').slice(-3))}`);
+    await untilSecond(30);
+    await killAndRestart(shownBy, 'the instance that showed the card', async () => {
+      const button = card.keyboard?.flat().find((candidate) => /Approve/.test(candidate.text));
+      if (!button) throw new Error('no Approve button');
+      await person.sendCallback(person.makeCallbackQuery(button.callback_data, { message: { message_id: card.messageId } }));
+    });
+
+    // Kill 3 (45 s): whichever instance is not the poller now.
+    await untilSecond(45);
+    await killAndRestart(current.names.find((name) => name !== poller()) ?? current.names[0] ?? '', 'a worker');
+    await sending;
+
+    const expected = people.flatMap((who) => Array.from({ length: messagesEach }, (_, index) => ({ who, text: textOf(who, index + 1) })));
+    const answered = () => new Set(current.emulator.botMessages(chaosToken).map((message) => message.text));
+    await waitFor(() => (expected.every(({ text }) => answered().has(`answer: ${text}`)) ? true : undefined), 'an answer to every message', 120_000);
+    await waitFor(() => (answered().has('Continuation: the counter ran.') ? true : undefined), 'the approved turn to finish', 60_000);
+
+    // A second press after the restart decides nothing more.
+    const pressedAgain = card.keyboard?.flat().find((candidate) => /Approve/.test(candidate.text));
+    if (pressedAgain) await person.sendCallback(person.makeCallbackQuery(pressedAgain.callback_data, { message: { message_id: card.messageId } }));
+
+    // Every cron slot claimed so far has its run answered.
+    const database = new pg.Client({ connectionString: current.databaseUrl });
+    await database.connect();
+    const slots = async () => (await database.query<{ key: string }>("SELECT key FROM echo_store WHERE namespace = 'cron-slots' ORDER BY key")).rows.map((row) => row.key);
+    const ticks = () => current.emulator.botMessages(chaosToken, cronChat).filter((message) => message.text === 'tick').length;
+    const claimed = await slots();
+    await waitFor(() => (ticks() >= claimed.length ? true : undefined), 'a tick for every claimed slot', 60_000);
+    await sleep(3000);
+    const finalSlots = await slots();
+    await waitFor(() => (ticks() >= finalSlots.length ? true : undefined), 'a tick for every slot', 60_000);
+    await database.end();
+
+    // Recovery: from each kill until every message sent before it was answered.
+    const seen = current.seen();
+    const answeredAt = (text: string) => seen.find((message) => message.text === `answer: ${text}`)?.seenAt ?? Number.POSITIVE_INFINITY;
+    const recoveries = kills.map((kill) => {
+      const pending = expected.filter(({ text }) => (sentAt.get(text) ?? 0) < kill.at && answeredAt(text) > kill.at);
+      const recoveredAt = Math.max(kill.at, ...pending.map(({ text }) => answeredAt(text)));
+      return { ...kill, pending: pending.length, recoverySeconds: (recoveredAt - kill.at) / 1000 };
+    });
+    console.log(`cluster chaos: ${kills.length} kills`);
+    for (const recovery of recoveries) console.log(`  killed ${recovery.name} (${recovery.why}): ${recovery.pending} messages in flight, all answered ${recovery.recoverySeconds.toFixed(1)} s after the kill`);
+
+    // Every message answered exactly once, in order per chat.
+    for (const who of people) {
+      const answers = current.emulator.botMessages(chaosToken, who).map((message) => message.text);
+      expect(answers).toEqual(Array.from({ length: messagesEach }, (_, index) => `answer: ${textOf(who, index + 1)}`));
+    }
+    // One decision, one run of the approved call, one continuation.
+    expect(readFileSync(join(current.workFolder, 'workspace', 'counter.txt'), 'utf8')).toBe('run\n');
+    const approverMessages = current.emulator.botMessages(chaosToken, approver);
+    expect(approverMessages.filter((message) => message.text === 'Continuation: the counter ran.')).toHaveLength(1);
+    const settledCard = approverMessages.find((message) => message.messageId === card.messageId);
+    expect(settledCard?.text).toContain('Approved by');
+    expect(settledCard?.keyboard ?? []).toEqual([]);
+    // Each cron slot fired once (one claim per due time, every 10 s with no gap) and was answered once.
+    const times = finalSlots.map((key) => new Date(key.slice(key.indexOf('@') + 1)).getTime()).sort((left, right) => left - right);
+    expect(times.length).toBeGreaterThanOrEqual(5);
+    for (let index = 1; index < times.length; index += 1) expect((times[index] ?? 0) - (times[index - 1] ?? 0)).toBe(10_000);
+    expect(ticks()).toBe(finalSlots.length);
+    // Never two pollers at once.
+    const polls = current.proxy.polls;
+    const now = Date.now();
+    for (const poll of polls) {
+      const overlapping = polls.filter((other) => other.instance !== poll.instance && other.startedAt < (poll.endedAt ?? now) && poll.startedAt < (other.endedAt ?? now));
+      expect(overlapping, `${poll.instance} polled at ${poll.startedAt} beside another instance`).toEqual([]);
+    }
+  }, 420_000);
+});
