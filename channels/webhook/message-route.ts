@@ -7,6 +7,7 @@ import type { ChatCallbacks } from './chat-callbacks.js';
 import { respondWithError } from './error-response.js';
 import { type IdempotencyStore, isValidIdempotencyKey, type StoredResponse } from './idempotency-store.js';
 import { parseMessageRequest } from './message-request.js';
+import type { SharedRuns } from './shared-runs.js';
 import type { PendingRuns } from './pending-runs.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SeenSignatures } from './seen-signatures.js';
@@ -31,6 +32,8 @@ export type MessageRouteOptions = {
   readonly checkCallbackUrl: (url: string) => Promise<{ readonly ok: true } | { readonly ok: false; readonly reason: string }>;
   readonly idempotency: IdempotencyStore;
   readonly pendingRuns: PendingRuns;
+  /** Cluster mode: the run is also written to the store, so the instance that runs its turn can hand the output here. */
+  readonly sharedRuns?: Pick<SharedRuns, 'registered' | 'released'>;
   readonly chatCallbacks: ChatCallbacks;
   readonly waitTimeoutMs: number;
   /** The bus intake, once the channel has started. */
@@ -142,6 +145,10 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     // Only a waited run with a key has replays that may ask for its outcome before the answer is stored.
     options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait, keepOutcome: wait && idempotencyKey !== undefined });
     if (request.callbackUrl !== undefined) await options.chatCallbacks.remember(request.chatId, request.callbackUrl);
+    // Before the event is queued: another instance may run its turn at once and must find the run.
+    await options.sharedRuns
+      ?.registered(runId, { waiting: wait, callbackUrl: request.callbackUrl })
+      .catch((error: unknown) => options.logger.warn({ err: error, runId }, 'run not shared with other instances; its answer may go to the callback URL instead'));
     const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now() })) : ({ accepted: false, reason: 'closed' } as const);
     if (!emitted.accepted) {
       options.pendingRuns.forget(runId);
@@ -156,7 +163,9 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     if (wait) {
       // A caller that hangs up hands the answer over to the callback URL, if it gave one.
       context.res.once('close', () => {
-        if (!context.res.writableFinished) options.pendingRuns.release(runId);
+        if (context.res.writableFinished) return;
+        options.pendingRuns.release(runId);
+        options.sharedRuns?.released(runId);
       });
     }
     const response = wait ? await waitForOutcome(runId, true) : { status: 202, body: { runId } };
@@ -178,7 +187,10 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
   async function waitForOutcome(runId: string, isFirst: boolean): Promise<StoredResponse> {
     const outcome = await options.pendingRuns.wait(runId, options.waitTimeoutMs);
     if (outcome === 'timeout') {
-      if (isFirst) options.pendingRuns.release(runId);
+      if (isFirst) {
+        options.pendingRuns.release(runId);
+        options.sharedRuns?.released(runId);
+      }
       return { status: 202, body: { runId } };
     }
     switch (outcome.kind) {

@@ -25,6 +25,7 @@ export const webhookAdapter: ChannelAdapter = {
       logger: context.logger.child({ channel: 'webhook' }),
       statusOfChannels: context.statusOfChannels,
       instance: () => ({ id: context.instance.id, mode: context.instance.mode, leads: context.instance.leadership.held() }),
+      shared: context.instance.mode === 'cluster' ? { instanceId: context.instance.id } : undefined,
       statusOfToolServers: context.statusOfToolServers,
       routes: context.httpRoutes,
     });

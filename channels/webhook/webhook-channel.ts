@@ -13,6 +13,7 @@ import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
 import { createGatewayApp, messagePath } from './create-gateway-app.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
+import { createSharedRuns } from './shared-runs.js';
 import { buildHealthReport, type InstanceHealth } from './health-report.js';
 import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 import { createMessageRoute } from './message-route.js';
@@ -59,6 +60,8 @@ export type WebhookChannelOptions = {
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
   /** This instance's id, mode and the roles it leads now, read when asked. */
   readonly instance: () => Omit<InstanceHealth, 'queueDepth'>;
+  /** Cluster mode: this instance's id; waited runs are shared through the store so any instance's worker can answer them. */
+  readonly shared?: { readonly instanceId: string };
   /** MCP servers' states, when any is configured. */
   readonly statusOfToolServers?: () => Readonly<Record<string, ToolServerStatus>>;
   /** Routes other channels serve over the gateway, read when it starts (every channel is wired by then). */
@@ -91,6 +94,20 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
   const readBody = createJsonBodyReader({ limitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes });
   let allowHttpCallbacks = false;
   let emit: Emit | undefined;
+  const sharedRuns = options.shared
+    ? createSharedRuns({
+        store: options.store,
+        instanceId: options.shared.instanceId,
+        holds: (runId) => pendingRuns.get(runId) !== undefined,
+        apply(runId, output) {
+          const run = pendingRuns.get(runId);
+          if (!run) return;
+          if (output.kind === 'event') handOver(pendingRuns, runId, run, output.event);
+          else settleFromReport(pendingRuns, { causationId: runId, status: output.status, text: output.text });
+        },
+        logger: options.logger,
+      })
+    : undefined;
   let server: Server | undefined;
   let bound: { host: string; port: number } | undefined;
   let state: ChannelStatus = { state: 'stopped' };
@@ -122,6 +139,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
               checkCallbackUrl,
               idempotency: createIdempotencyStore(options.store.namespace<IdempotencyRecord>('webhook-idempotency')),
               pendingRuns,
+              sharedRuns,
               chatCallbacks,
               waitTimeoutMs: options.waitTimeoutMs,
               emit: () => emit,
@@ -130,7 +148,15 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
               logger: options.logger,
             }),
     });
-    stopListening = [metrics.dispose, options.telemetry.onTurnFinished((report) => settleFromReport(pendingRuns, report))];
+    stopListening = [
+      metrics.dispose,
+      options.telemetry.onTurnFinished((report) => {
+        if (settleFromReport(pendingRuns, report) || !sharedRuns || !report.sessionKey.startsWith('webhook:')) return;
+        // A turn this instance ran for a request another instance holds: the outcome goes there.
+        void sharedRuns.forward(report.causationId, { kind: 'finished', status: report.status, text: report.text }).catch((error: unknown) => options.logger.warn({ err: error, runId: report.causationId }, 'outcome not handed to the instance holding the request'));
+      }),
+      () => sharedRuns?.stop(),
+    ];
     const listening = createServer(app.callback());
     try {
       await listen(listening, options.host, options.port);
@@ -157,9 +183,17 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       const handled = handOver(pendingRuns, runId, run, event);
       if (handled !== undefined) return handled;
     }
+    if (runId !== undefined && run === undefined && sharedRuns && event.type !== 'approval-resolved') {
+      const forwarded = await sharedRuns.forward(runId, { kind: 'event', event }).catch((error: unknown) => {
+        options.logger.warn({ err: error, runId }, 'output not handed to the instance holding the request; it goes to the callback URL');
+        return false;
+      });
+      if (forwarded) return { ok: true };
+    }
     const payload = renderCallback(event);
     if (payload === undefined) return { ok: true };
-    return deliverToCallback(event.target.chatId, run, payload, chatCallbacks);
+    const sharedCallback = run === undefined && runId !== undefined && sharedRuns ? await sharedRuns.callbackOf(runId).catch(() => undefined) : undefined;
+    return deliverToCallback(event.target.chatId, run ?? (sharedCallback === undefined ? undefined : { callbackUrl: sharedCallback }), payload, chatCallbacks);
   }
 
   /** A run this process knows answers only to its own callback URL; other output (resumed turns, schedules) to the chat's last one. */
@@ -222,11 +256,12 @@ function handOver(pendingRuns: PendingRuns, runId: string, run: NonNullable<Retu
   }
 }
 
-/** The turn ended without a final reply to us (suspended, or failed before one): wake whoever waits. */
-function settleFromReport(pendingRuns: PendingRuns, report: { readonly causationId: string; readonly status: string; readonly text?: string }): void {
-  if (pendingRuns.get(report.causationId) === undefined) return;
+/** The turn ended without a final reply to us (suspended, or failed before one): wake whoever waits; false when no run here waits. */
+function settleFromReport(pendingRuns: PendingRuns, report: { readonly causationId: string; readonly status: string; readonly text?: string }): boolean {
+  if (pendingRuns.get(report.causationId) === undefined) return false;
   if (report.status === 'suspended') pendingRuns.settle(report.causationId, { kind: 'suspended', waitingFor: pendingRuns.waitingFor(report.causationId) ?? 'approval', detail: report.text });
   else pendingRuns.settle(report.causationId, { kind: 'finished', status: report.status, text: report.text });
+  return true;
 }
 
 /** The start-up detail: where it listens, whether messages are on, and what else is mounted. */
