@@ -40,6 +40,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
         logger: logger.child({ component: 'wechat' }),
         seenMessages: context.store.namespace<number>('wechat-messages'),
         timezone: config.agent.timezone,
+        cluster: context.instance.mode === 'cluster' ? { leadership: context.instance.leadership, handOff: context.instance.handOff } : undefined,
         ...overrides,
       });
       const puppet = overrides.puppet === undefined ? settings.puppet : 'injected puppet';

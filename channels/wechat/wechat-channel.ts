@@ -1,10 +1,13 @@
 import { resolve } from 'node:path';
 import type { Message, Wechaty } from 'wechaty';
+import type { HandOff } from '../../src/cluster/hand-off.js';
+import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
 import type { Config } from '../../src/config/config-schema.js';
 import { describeError } from '../../src/errors/echo-error.js';
 import { createDedupe } from '../../src/dedupe/create-dedupe.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
+import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import { checkAccess } from './check-access.js';
@@ -43,7 +46,15 @@ export type WechatChannelOptions = {
   /** Where the QR code and its URL are printed; default stdout. */
   readonly printQrCode?: (text: string) => void;
   readonly now?: () => Date;
+  /**
+   * Cluster mode: only the instance that leads `wechat:<puppet>` logs in; the others hand their sends to it
+   * through `handOff`. Default: this process alone.
+   */
+  readonly cluster?: { readonly leadership: LeadershipPort; readonly handOff: HandOff };
 };
+
+/** The queue sends go through to the instance holding the login (cluster mode). */
+const outboundTopic = 'echo-wechat-outbound';
 
 const seenMessageTtlMs = 3 * 24 * 60 * 60 * 1000;
 
@@ -213,30 +224,78 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
     });
   }
 
+  let login: Leadership | undefined;
+  let stopWorking: (() => Promise<void>) | undefined;
+
+  async function logIn(emit: Emit): Promise<void> {
+    status = { state: 'starting', detail: 'loading wechaty' };
+    const wechaty = await loadWechaty({ logLevel: logger.level });
+    started = { emit, wechaty };
+    status = { state: 'starting', detail: 'waiting for login' };
+    await startBot(buildBot(wechaty, emit));
+  }
+
+  async function logOut(): Promise<void> {
+    const wasStopping = stopping;
+    stopping = true;
+    reconnector.cancel();
+    await intake;
+    if (bot) keepSessionOnStop(puppetOf(bot));
+    await bot?.stop().catch((error: unknown) => logger.warn({ error: describeError(error) }, 'WeChat: did not stop cleanly'));
+    bot = undefined;
+    stopping = wasStopping;
+  }
+
+  async function deliverHere(event: OutboundEvent): Promise<Delivery> {
+    const chatId = event.target.chatId;
+    // Real room ids end in @chatroom; configured rooms count too, whatever their form.
+    const inRoom = settings.rooms.includes(chatId) || chatId.endsWith('@chatroom');
+    const texts = renderForWechat(event, { messages, splitAt: settings.splitAt, timezone: options.timezone, inRoom });
+    if (texts.length === 0) return { ok: true };
+    return sender.deliver(chatId, texts);
+  }
+
   return {
     name: wechatChannelName,
     async start(emit) {
       stopping = false;
-      status = { state: 'starting', detail: 'loading wechaty' };
-      const wechaty = await loadWechaty({ logLevel: logger.level });
-      started = { emit, wechaty };
-      status = { state: 'starting', detail: 'waiting for login' };
-      await startBot(buildBot(wechaty, emit));
+      const cluster = options.cluster;
+      if (!cluster) {
+        await logIn(emit);
+        return;
+      }
+      status = { state: 'running', detail: 'standby: another instance holds the WeChat login' };
+      login = cluster.leadership.lead(`wechat:${settings.puppet}`, {
+        onAcquired: async () => {
+          logger.info('WeChat: this instance holds the login now');
+          await logIn(emit);
+          stopWorking = await cluster.handOff.work(outboundTopic, async (payload) => {
+            const delivery = await deliverHere((payload as { readonly event: OutboundEvent }).event);
+            // A send that may work later is retried by the queue; one that never will is dropped with the log line.
+            if (!delivery.ok && delivery.retryable) throw new Error(delivery.error);
+            if (!delivery.ok) logger.warn({ error: delivery.error }, 'WeChat: a send handed over by another instance failed');
+          });
+        },
+        onLost: async () => {
+          await stopWorking?.();
+          stopWorking = undefined;
+          await logOut();
+          if (!stopping) status = { state: 'running', detail: 'standby: another instance holds the WeChat login' };
+        },
+      });
     },
     async send(event) {
-      const chatId = event.target.chatId;
-      // Real room ids end in @chatroom; configured rooms count too, whatever their form.
-      const inRoom = settings.rooms.includes(chatId) || chatId.endsWith('@chatroom');
-      const texts = renderForWechat(event, { messages, splitAt: settings.splitAt, timezone: options.timezone, inRoom });
-      if (texts.length === 0) return { ok: true };
-      return sender.deliver(chatId, texts);
+      if (options.cluster && login && !login.isLeader()) {
+        // The login lives in another instance: the send waits in the queue for it, durably.
+        const handed = await options.cluster.handOff.send(outboundTopic, { event });
+        return handed ? { ok: true } : { ok: false, error: 'No instance holds the WeChat login, and the send could not be queued for one.', retryable: true };
+      }
+      return deliverHere(event);
     },
     async stop() {
       stopping = true;
-      reconnector.cancel();
-      await intake;
-      if (bot) keepSessionOnStop(puppetOf(bot));
-      await bot?.stop().catch((error: unknown) => logger.warn({ error: describeError(error) }, 'WeChat: did not stop cleanly'));
+      await login?.stop();
+      await logOut();
       status = { state: 'stopped' };
     },
     status: () => status,

@@ -1,5 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { MessageBus } from '../bus/message-bus.js';
+import type { HandOff } from '../cluster/hand-off.js';
 import type { LeadershipPort } from '../cluster/leadership.js';
 import type { Config } from '../config/config-schema.js';
 import type { Channel, ChannelStatus } from '../events/channel.js';
@@ -38,6 +39,8 @@ export type InstanceContext = {
   readonly id: string;
   readonly mode: 'single' | 'cluster';
   readonly leadership: LeadershipPort;
+  /** Work handed to the instance that holds a role (a WeChat send to the login holder). */
+  readonly handOff: HandOff;
 };
 
 /** A channel the wiring decided to turn on, or off with the reason, for the start-up lines. */

@@ -143,7 +143,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     outbox,
     bus,
     telemetry,
-    instance: { id: instanceId, mode: events.mode, leadership: events.leadership },
+    instance: { id: instanceId, mode: events.mode, leadership: events.leadership, handOff: events.handOff },
     messagesFor,
     httpRoutes: () => routes,
     statusOfToolServers: () => mcp?.servers() ?? {},

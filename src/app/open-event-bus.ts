@@ -1,6 +1,7 @@
 import type { MessageBus } from '../bus/message-bus.js';
 import { createInProcessBus } from '../bus/create-in-process-bus.js';
 import { createQueueIntake } from '../cluster/create-queue-intake.js';
+import { type HandOff, noHandOff } from '../cluster/hand-off.js';
 import { createSoleLeadership, type LeadershipPort } from '../cluster/leadership.js';
 import type { Config } from '../config/config-schema.js';
 import { createDurableIntake, type DurableIntake } from '../journal/create-durable-intake.js';
@@ -14,6 +15,7 @@ export type EventBus = {
   readonly bus: MessageBus;
   readonly intake: DurableIntake;
   readonly leadership: LeadershipPort;
+  readonly handOff: HandOff;
   /** A start-up line, in cluster mode. */
   readonly description?: string;
   close(): Promise<void>;
@@ -39,9 +41,9 @@ export async function openEventBus(input: { readonly config: Config; readonly st
       turnTimeoutMs: config.agent.turnTimeoutMs,
       logger,
     });
-    return { mode: 'cluster', bus: cluster.bus, intake: createQueueIntake(cluster.bus), leadership: cluster.leadership, description: cluster.description, close: () => cluster.close() };
+    return { mode: 'cluster', bus: cluster.bus, intake: createQueueIntake(cluster.bus), leadership: cluster.leadership, handOff: cluster.handOff, description: cluster.description, close: () => cluster.close() };
   }
   const bus = createInProcessBus({ ...config.bus, logger });
   const intake = createDurableIntake({ bus, journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')), logger });
-  return { mode: 'single', bus, intake, leadership: createSoleLeadership(), close: async () => undefined };
+  return { mode: 'single', bus, intake, leadership: createSoleLeadership(), handOff: noHandOff, close: async () => undefined };
 }

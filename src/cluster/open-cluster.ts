@@ -3,7 +3,9 @@ import { PgBoss } from 'pg-boss';
 import { describeError, EchoError } from '../errors/echo-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import { createAdvisoryLeadership } from './create-advisory-leadership.js';
+import { createQueueHandOff } from './create-queue-hand-off.js';
 import { createQueueBus, type QueueBus } from './create-queue-bus.js';
+import type { HandOff } from './hand-off.js';
 import type { LeadershipPort } from './leadership.js';
 
 /** What cluster mode is opened with. */
@@ -23,6 +25,7 @@ export type ClusterOptions = {
 export type Cluster = {
   readonly bus: QueueBus;
   readonly leadership: LeadershipPort;
+  readonly handOff: HandOff;
   /** One line for the start-up lines. */
   readonly description: string;
   close(): Promise<void>;
@@ -70,6 +73,7 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
   return {
     bus,
     leadership,
+    handOff: createQueueHandOff(boss, logger),
     description: `cluster mode: pg-boss queue "${eventQueue}" (one turn at a time per conversation across instances)`,
     async close() {
       await bus.close();
