@@ -2,6 +2,7 @@ import { describeError } from '../../errors/echo-error.js';
 import { createStore } from '../../store/create-store.js';
 import type { Store } from '../../store/key-value-namespace.js';
 import { type DoctorLine, doctorLine, formatSeconds } from './doctor-line.js';
+import { isClusterStore } from '../open-event-bus.js';
 import { probeTcp } from './probe-tcp.js';
 
 /** The store line, and whether a store client was left behind still trying to connect (the process must then be ended). */
@@ -44,8 +45,20 @@ export async function checkStore(options: { readonly url?: string; readonly data
   }
   const description = outcome.description;
   await outcome.close().catch(() => undefined);
+  if (isClusterStore(url)) return { line: await describeCluster(url, description, options.timeoutMs), abandoned: false };
   if (url === 'memory:') return { line: doctorLine('warn', 'store', `${description}`), abandoned: false };
   return { line: doctorLine('ok', 'store', `${description} opens`), abandoned: false };
+}
+
+/** PostgreSQL: the server's version (cluster mode needs 13 or newer) and the state of the job queue. */
+async function describeCluster(url: string, description: string, timeoutMs: number): Promise<DoctorLine> {
+  // Loaded only for PostgreSQL: the doctor of a one-process setup never loads pg.
+  const { describePostgres, oldestPostgresMajor } = await import('../../cluster/describe-postgres.js');
+  const found = await describePostgres(url, timeoutMs);
+  if (!found.ok) return doctorLine('fail', 'store', `${description}: ${found.error}`);
+  const queue = found.queueInstalled ? 'the job queue is installed' : 'the job queue is installed at the first start';
+  if (found.major < oldestPostgresMajor) return doctorLine('fail', 'store', `${description}: PostgreSQL ${found.version} is too old for cluster mode (${oldestPostgresMajor} or newer)`);
+  return doctorLine('ok', 'store', `${description}: PostgreSQL ${found.version}, cluster mode (any number of instances may share it; ${queue})`);
 }
 
 /** A url with any user name and password replaced by `***`. Pure. */

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { checkDataFolder, describeFileError } from '../../../../src/app/doctor/check-data-folder.js';
 import { checkStore, maskUrl } from '../../../../src/app/doctor/check-store.js';
+import { createScratchDatabase, isPostgresUp } from '../../../contracts/scratch-postgres.js';
+
+const postgresUp = await isPostgresUp();
 
 const scratch = mkdtempSync(join(tmpdir(), 'echo-doctor-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -55,6 +58,23 @@ describe('checkStore', () => {
     const check = await checkStore({ url: 'mongodb://db/echo', dataDir: scratch, timeoutMs: 3000 });
     expect(check.line.status).toBe('fail');
     expect(check.line.text).toContain('storage.url must be empty, sqlite://FILE, redis://HOST:PORT or postgres://USER@HOST:PORT/DATABASE');
+  });
+
+  it.skipIf(!postgresUp)('shows the PostgreSQL version and cluster mode (a scratch database)', async () => {
+    const database = await createScratchDatabase();
+    try {
+      const check = await checkStore({ url: database.url, dataDir: scratch, timeoutMs: 5000 });
+      expect(check.line.status).toBe('ok');
+      expect(check.line.text).toMatch(/: PostgreSQL \d+\.\d+.*, cluster mode \(any number of instances may share it; the job queue is installed at the first start\)$/);
+    } finally {
+      await database.drop();
+    }
+  });
+
+  it.skipIf(!postgresUp)('says why PostgreSQL cannot be used, in one line', async () => {
+    const check = await checkStore({ url: 'postgres://postgres@127.0.0.1:5432/echo_no_such_database', dataDir: scratch, timeoutMs: 5000 });
+    expect(check.line.status).toBe('fail');
+    expect(check.line.text).toContain('does not exist');
   });
 
   it('masks credentials in urls', () => {
