@@ -3,6 +3,7 @@ import { assertNever } from '../../src/events/assert-never.js';
 import type { Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import { createAlbumCollector } from './album-collector.js';
 import { escapeHtml } from './escape-html.js';
 import { type AccessLists, decideAccess } from './decide-access.js';
 import type { PressedQuestion } from './deliver-outbound.js';
@@ -34,12 +35,18 @@ export type DispatchOptions = {
   readonly logger: Logger;
   readonly rememberQuestionPress: (acknowledgementId: string, press: PressedQuestion) => void;
   readonly now?: () => Date;
+  /** How long the parts of an album are collected into one message; default 1 s. */
+  readonly albumWindowMs?: number;
 };
 
 /** Turns one raw update (from polling or the webhook) into at most one inbound event, once. */
 export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown) => Promise<DispatchOutcome> {
   const now = options.now ?? (() => new Date());
   const { sender, text, logger } = options;
+  const albums = createAlbumCollector({
+    windowMs: options.albumWindowMs ?? 1000,
+    emit: async (event) => options.emit()?.(event) ?? { accepted: false, reason: 'closed' },
+  });
 
   const answerPress = async (callbackQueryId: string, message: string) => {
     await options.transport.call('answerCallbackQuery', { callback_query_id: callbackQueryId, text: message, show_alert: true }, { policy: 'idempotent' });
@@ -119,7 +126,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         if (event.type === 'action-clicked' && event.action === 'question' && event.acknowledgementId && event.cardMessageId) {
           options.rememberQuestionPress(event.acknowledgementId, { chatId: event.chatId, messageId: Number(event.cardMessageId), questionId: event.actionId });
         }
-        const result = await emit(event);
+        const result = translation.kind === 'message' && translation.mediaGroupId !== undefined ? await albums.add(`${source.chatId}:${translation.mediaGroupId}`, translation.event) : await emit(event);
         if (result.accepted) return 'dispatched';
         if (result.reason === 'closed' || result.reason === 'unavailable') {
           await options.dedupe.release(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not released'));
