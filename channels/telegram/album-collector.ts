@@ -4,48 +4,43 @@ import { EchoError } from '../../src/errors/echo-error.js';
 
 /** Joins the parts of a Telegram album (one `media_group_id`) into one message, emitted once. */
 export type AlbumCollector = {
-  /** Adds a part; resolves with the result of emitting the joined message, for every part alike. */
-  add(albumKey: string, part: MessageReceived): Promise<EmitResult>;
+  /** Adds a part; the joined message is emitted when no new part came for the window. */
+  add(albumKey: string, part: MessageReceived): void;
 };
 
-type Pending = { readonly parts: MessageReceived[]; timer: NodeJS.Timeout; readonly waiters: ((result: EmitResult) => void)[] };
+type Pending = { readonly parts: MessageReceived[]; timer: NodeJS.Timeout };
 
 /**
- * Creates the collector: the parts of an album arrive as separate updates; each one restarts a short window, and
- * when it passes without a new part the parts are joined (in message order: captions joined, media in order) and
- * emitted as one message. Every part waits for that emit, so none is acknowledged before the album is recorded.
+ * Creates the collector: the parts of an album arrive as separate updates, possibly in separate polls; each one
+ * restarts a short window, and when it passes without a new part the parts are joined (in message order: captions
+ * joined, media in order) and emitted as one message. `onEmitted` hears how that went, to tell the person when the
+ * album could not be taken. A part is acknowledged to Telegram when collected: a crash inside the window loses the album.
  */
-export function createAlbumCollector(options: { readonly windowMs: number; readonly emit: (event: MessageReceived) => Promise<EmitResult> }): AlbumCollector {
+export function createAlbumCollector(options: {
+  readonly windowMs: number;
+  readonly emit: (event: MessageReceived) => Promise<EmitResult>;
+  readonly onEmitted: (album: MessageReceived, result: EmitResult) => Promise<void>;
+}): AlbumCollector {
   const pending = new Map<string, Pending>();
 
-  const flush = (albumKey: string) => {
+  const flush = async (albumKey: string) => {
     const album = pending.get(albumKey);
     if (!album) return;
     pending.delete(albumKey);
     const joined = joinParts(album.parts);
-    void options.emit(joined).then(
-      (result) => {
-        for (const resolve of album.waiters) resolve(result);
-      },
-      () => {
-        for (const resolve of album.waiters) resolve({ accepted: false, reason: 'unavailable' });
-      },
-    );
+    const result = await options.emit(joined).catch((): EmitResult => ({ accepted: false, reason: 'unavailable' }));
+    await options.onEmitted(joined, result);
   };
 
   return {
     add(albumKey, part) {
-      return new Promise<EmitResult>((resolve) => {
-        const album = pending.get(albumKey);
-        if (album) {
-          clearTimeout(album.timer);
-          album.parts.push(part);
-          album.waiters.push(resolve);
-          album.timer = setTimeout(() => flush(albumKey), options.windowMs);
-          return;
-        }
-        pending.set(albumKey, { parts: [part], waiters: [resolve], timer: setTimeout(() => flush(albumKey), options.windowMs) });
-      });
+      const album = pending.get(albumKey);
+      const timer = setTimeout(() => void flush(albumKey), options.windowMs);
+      if (album) {
+        clearTimeout(album.timer);
+        album.parts.push(part);
+        album.timer = timer;
+      } else pending.set(albumKey, { parts: [part], timer });
     },
   };
 }

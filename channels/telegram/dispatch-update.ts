@@ -46,6 +46,12 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
   const albums = createAlbumCollector({
     windowMs: options.albumWindowMs ?? 1000,
     emit: async (event) => options.emit()?.(event) ?? { accepted: false, reason: 'closed' },
+    // The parts were acknowledged when collected: an album not taken is said in the chat, since Telegram will not send it again.
+    onEmitted: async (album, result) => {
+      if (result.accepted || result.reason === 'closed') return;
+      logger.warn({ chatId: album.chatId, reason: result.reason }, 'telegram album not taken');
+      await sender.send({ channel: 'telegram', chatId: album.chatId, threadId: album.threadId }, escapeHtml(result.reason === 'busy' ? text.busy : text.storeUnavailable), { replyTo: album.messageId });
+    },
   });
 
   const answerPress = async (callbackQueryId: string, message: string) => {
@@ -126,7 +132,11 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         if (event.type === 'action-clicked' && event.action === 'question' && event.acknowledgementId && event.cardMessageId) {
           options.rememberQuestionPress(event.acknowledgementId, { chatId: event.chatId, messageId: Number(event.cardMessageId), questionId: event.actionId });
         }
-        const result = translation.kind === 'message' && translation.mediaGroupId !== undefined ? await albums.add(`${source.chatId}:${translation.mediaGroupId}`, translation.event) : await emit(event);
+        if (translation.kind === 'message' && translation.mediaGroupId !== undefined) {
+          albums.add(`${source.chatId}:${translation.mediaGroupId}`, translation.event);
+          return 'dispatched';
+        }
+        const result = await emit(event);
         if (result.accepted) return 'dispatched';
         if (result.reason === 'closed' || result.reason === 'unavailable') {
           await options.dedupe.release(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not released'));

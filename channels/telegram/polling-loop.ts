@@ -141,21 +141,16 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       chats.set(chat, [...(chats.get(chat) ?? []), update]);
     }
     const outcomes = new Map<unknown, DispatchOutcome>();
-    const dispatchOne = async (update: unknown) => {
-      const outcome = await options.dispatch(update).catch((error: unknown) => {
-        // A bug on one update must not block every update behind it: log it and move on.
-        logger.error({ err: error, updateId: updateIdOf(update) }, 'telegram update could not be dispatched');
-        return 'invalid' as const;
-      });
-      outcomes.set(update, outcome);
-      return outcome;
-    };
     await Promise.all(
       [...chats.values()].map(async (ofChat) => {
-        // The parts of one album go side by side: each waits until the album is joined and recorded as one message.
-        for (const run of albumRuns(ofChat)) {
-          const results = await Promise.all(run.map(dispatchOne));
-          if (results.some((outcome) => outcome === 'closed' || outcome === 'retry-later')) return;
+        for (const update of ofChat) {
+          const outcome = await options.dispatch(update).catch((error: unknown) => {
+            // A bug on one update must not block every update behind it: log it and move on.
+            logger.error({ err: error, updateId: updateIdOf(update) }, 'telegram update could not be dispatched');
+            return 'invalid' as const;
+          });
+          outcomes.set(update, outcome);
+          if (outcome === 'closed' || outcome === 'retry-later') return;
         }
       }),
     );
@@ -182,20 +177,6 @@ function chatOf(update: unknown): string {
   const fields = update as { message?: { chat?: { id?: unknown } }; edited_message?: { chat?: { id?: unknown } }; callback_query?: { message?: { chat?: { id?: unknown } }; from?: { id?: unknown } } } | null;
   const id = fields?.message?.chat?.id ?? fields?.edited_message?.chat?.id ?? fields?.callback_query?.message?.chat?.id ?? fields?.callback_query?.from?.id;
   return id === undefined ? 'no-chat' : String(id);
-}
-
-/** Consecutive updates grouped: the parts of one album (same `media_group_id`) together, every other update alone. */
-function albumRuns(updates: readonly unknown[]): unknown[][] {
-  const runs: unknown[][] = [];
-  let previousAlbum: string | undefined;
-  for (const update of updates) {
-    const album = (update as { message?: { media_group_id?: unknown } } | null)?.message?.media_group_id;
-    const last = runs.at(-1);
-    if (typeof album === 'string' && album === previousAlbum && last) last.push(update);
-    else runs.push([update]);
-    previousAlbum = typeof album === 'string' ? album : undefined;
-  }
-  return runs;
 }
 
 function updateIdOf(update: unknown): number {
