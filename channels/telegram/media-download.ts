@@ -1,8 +1,9 @@
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { Readable, Transform } from 'node:stream';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import type { MediaDestination, MediaDownloadResult } from '../../src/events/media-download-result.js';
 import type { TelegramTransport } from './telegram-transport.js';
 
@@ -22,15 +23,19 @@ export function createMediaDownloader(options: { readonly transport: TelegramTra
       const { file_path: filePath, file_size: size } = file.value ?? {};
       if (!filePath) return { ok: false, error: 'Telegram gave no path for this file.' };
       if (size !== undefined && size > maxBytes) return { ok: false, error: `The file is ${size} bytes; the limit is ${maxBytes}.`, tooLarge: true };
-      let response: Response;
-      try {
-        const signal = destination.signal ? AbortSignal.any([destination.signal, AbortSignal.timeout(120_000)]) : AbortSignal.timeout(120_000);
-        response = await fetch(new URL(`./file/bot${options.token}/${filePath}`, withSlash(options.apiRoot)), { signal });
-      } catch (error) {
-        // The URL holds the token: never echo it.
-        return { ok: false, error: `The file could not be downloaded (${error instanceof Error ? error.name : 'error'}).` };
+      const url = new URL(`./file/bot${options.token}/${filePath}`, withSlash(options.apiRoot));
+      const signal = destination.signal ? AbortSignal.any([destination.signal, AbortSignal.timeout(120_000)]) : AbortSignal.timeout(120_000);
+      // node:http, not fetch: fetch reads ahead of a slow consumer and holds much of the file in memory.
+      const response = await new Promise<IncomingMessage | Error>((resolve) => {
+        const request = (url.protocol === 'https:' ? httpsGet : httpGet)(url, { signal }, resolve);
+        request.on('error', resolve);
+      });
+      // The URL holds the token: never echo it.
+      if (response instanceof Error) return { ok: false, error: `The file could not be downloaded (${response.name}).` };
+      if (response.statusCode !== 200) {
+        response.resume();
+        return { ok: false, error: `The file could not be downloaded (HTTP ${response.statusCode}).` };
       }
-      if (!response.ok || !response.body) return { ok: false, error: `The file could not be downloaded (HTTP ${response.status}).` };
       let total = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
@@ -39,7 +44,7 @@ export function createMediaDownloader(options: { readonly transport: TelegramTra
         },
       });
       try {
-        await pipeline(Readable.fromWeb(response.body as WebReadableStream<Uint8Array>), counter, createWriteStream(destination.path, { mode: 0o600 }));
+        await pipeline(response, counter, createWriteStream(destination.path, { mode: 0o600 }), { signal });
       } catch (error) {
         await rm(destination.path, { force: true });
         if (error instanceof OverLimit) return { ok: false, error: `The file is over the limit of ${maxBytes} bytes.`, tooLarge: true };
