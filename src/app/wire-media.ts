@@ -46,6 +46,7 @@ export function wireMedia(options: {
     limits: config.media,
     canSeeImages: vision.canSeeImages,
     visionNotices: options.store.namespace<boolean>('vision-notices'),
+    visionNoticeTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
     audit: options.audit,
     platformLimitBytes,
   });

@@ -44,8 +44,9 @@ export type AttachmentReaderOptions = {
   readonly limits: AttachmentLimits;
   /** Whether the model reads images now (false when configured text-only or after a provider refused them). */
   readonly canSeeImages: () => boolean;
-  /** Sessions already told that the model cannot see images. */
+  /** Sessions already told that the model cannot see images, for `visionNoticeTtlMs`. */
   readonly visionNotices: KeyValueNamespace<boolean>;
+  readonly visionNoticeTtlMs: number;
   readonly audit: (entry: AuditEntry) => void;
   /** The platform's own download limit in bytes, for the answer when the platform refuses a file. */
   readonly platformLimitBytes?: number;
@@ -168,7 +169,7 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
 
     if (imagesWithoutVision > 0 && (await options.visionNotices.get(event.sessionKey)) !== true) {
       lines.push(messages.imagesNotSeen);
-      await options.visionNotices.set(event.sessionKey, true);
+      await options.visionNotices.set(event.sessionKey, true, options.visionNoticeTtlMs);
     }
     const onlyUnheardVoice = unheard > 0 && heard === 0 && event.text === '' && event.media.length === unheard;
     return { text: notes.length === 0 ? '' : `\n\n${notes.join('\n\n')}`, images, lines: [...new Set(lines)], onlyUnheardVoice };
