@@ -9,6 +9,7 @@ import { memoryTool } from './memory-tool.js';
 import { messageTool } from './message-tool.js';
 import { readFileTool } from './read-file-tool.js';
 import { scheduleTaskTool } from './schedule-task-tool.js';
+import { sendFileTool } from './send-file-tool.js';
 import { sessionSearchTool } from './session-search-tool.js';
 import { todoTool } from './todo-tool.js';
 import { webFetchTool } from './web-fetch-tool.js';
@@ -17,6 +18,7 @@ import { writeFileTool } from './write-file-tool.js';
 /** The built-in tool catalogue, every tool with its default limits. */
 export const builtinTools: readonly ToolDefinition[] = [
   messageTool,
+  sendFileTool,
   askUserTool,
   memoryTool,
   todoTool,

@@ -33,6 +33,9 @@ export function renderForTerminal(event: OutboundEvent, messages: Messages): str
       return event.isAlert ? `! ${event.text}` : undefined;
     case 'typing':
       return undefined;
+    case 'file':
+      // The terminal shows no files: it names the one sent, which is on this machine already.
+      return `[${messages.fileSentLabel}: ${event.path}]${event.caption ? ` ${event.caption}` : ''}`;
     default:
       return assertNever(event, 'outbound event');
   }

@@ -6,6 +6,7 @@ import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import type { DraftStreams } from './draft-streams.js';
 import { escapeHtml } from './escape-html.js';
 import { noKeyboard, renderAnsweredQuestion, renderApprovalCard, renderQuestion, renderReply, renderResolvedCard } from './render.js';
+import { sendFile } from './send-file.js';
 import type { TelegramSender } from './telegram-sender.js';
 import type { TelegramTransport } from './telegram-transport.js';
 
@@ -145,6 +146,8 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
           return actionAnswered(event);
         case 'typing':
           return typing(event.target);
+        case 'file':
+          return sendFile(transport, event);
         default:
           return assertNever(event, 'outbound event');
       }

@@ -3,6 +3,7 @@ import { assertNever } from '../../src/events/assert-never.js';
 import type { Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import { createAlbumCollector } from './album-collector.js';
 import { escapeHtml } from './escape-html.js';
 import { type AccessLists, decideAccess } from './decide-access.js';
 import type { PressedQuestion } from './deliver-outbound.js';
@@ -34,12 +35,24 @@ export type DispatchOptions = {
   readonly logger: Logger;
   readonly rememberQuestionPress: (acknowledgementId: string, press: PressedQuestion) => void;
   readonly now?: () => Date;
+  /** How long the parts of an album are collected into one message; default 1 s. */
+  readonly albumWindowMs?: number;
 };
 
 /** Turns one raw update (from polling or the webhook) into at most one inbound event, once. */
 export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown) => Promise<DispatchOutcome> {
   const now = options.now ?? (() => new Date());
   const { sender, text, logger } = options;
+  const albums = createAlbumCollector({
+    windowMs: options.albumWindowMs ?? 1000,
+    emit: async (event) => options.emit()?.(event) ?? { accepted: false, reason: 'closed' },
+    // The parts were acknowledged when collected: an album not taken is said in the chat, since Telegram will not send it again.
+    onEmitted: async (album, result) => {
+      if (result.accepted || result.reason === 'closed') return;
+      logger.warn({ chatId: album.chatId, reason: result.reason }, 'telegram album not taken');
+      await sender.send({ channel: 'telegram', chatId: album.chatId, threadId: album.threadId }, escapeHtml(result.reason === 'busy' ? text.busy : text.storeUnavailable), { replyTo: album.messageId });
+    },
+  });
 
   const answerPress = async (callbackQueryId: string, message: string) => {
     await options.transport.call('answerCallbackQuery', { callback_query_id: callbackQueryId, text: message, show_alert: true }, { policy: 'idempotent' });
@@ -118,6 +131,10 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         }
         if (event.type === 'action-clicked' && event.action === 'question' && event.acknowledgementId && event.cardMessageId) {
           options.rememberQuestionPress(event.acknowledgementId, { chatId: event.chatId, messageId: Number(event.cardMessageId), questionId: event.actionId });
+        }
+        if (translation.kind === 'message' && translation.mediaGroupId !== undefined) {
+          albums.add(`${source.chatId}:${translation.mediaGroupId}`, translation.event);
+          return 'dispatched';
         }
         const result = await emit(event);
         if (result.accepted) return 'dispatched';

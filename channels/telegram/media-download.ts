@@ -1,41 +1,61 @@
+import { createWriteStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { get as httpGet, type IncomingMessage } from 'node:http';
+import { get as httpsGet } from 'node:https';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { MediaDestination, MediaDownloadResult } from '../../src/events/media-download-result.js';
 import type { TelegramTransport } from './telegram-transport.js';
 
-/** A downloaded file, or why not. */
-export type MediaDownload =
-  | { readonly ok: true; readonly bytes: Buffer; readonly filePath: string }
-  | { readonly ok: false; readonly error: string; readonly tooLarge?: boolean };
+/** The largest file the Bot API lets a bot download (getFile refuses bigger ones). */
+export const telegramDownloadLimitBytes = 20 * 1024 * 1024;
 
-/** Downloads files by id (getFile, then the file URL), refusing anything over the size cap before and while reading. */
+/**
+ * Downloads files by id (getFile, then the file URL), streamed to disk chunk by chunk (never held whole in
+ * memory), refusing anything over the cap before and while reading; a refused or failed file leaves nothing behind.
+ */
 export function createMediaDownloader(options: { readonly transport: TelegramTransport; readonly apiRoot: string; readonly token: string }) {
   return {
-    async download(fileId: string, maxBytes: number): Promise<MediaDownload> {
-      const file = await options.transport.call<{ file_path?: string; file_size?: number }>('getFile', { file_id: fileId }, { policy: 'idempotent' });
-      if (!file.ok) return { ok: false, error: file.error };
+    async download(fileId: string, destination: MediaDestination): Promise<MediaDownloadResult> {
+      const { maxBytes } = destination;
+      const file = await options.transport.call<{ file_path?: string; file_size?: number }>('getFile', { file_id: fileId }, { policy: 'idempotent', signal: destination.signal });
+      if (!file.ok) return { ok: false, error: file.error, ...(/too big/i.test(file.error) ? { tooLarge: true } : {}) };
       const { file_path: filePath, file_size: size } = file.value ?? {};
       if (!filePath) return { ok: false, error: 'Telegram gave no path for this file.' };
       if (size !== undefined && size > maxBytes) return { ok: false, error: `The file is ${size} bytes; the limit is ${maxBytes}.`, tooLarge: true };
-      let response: Response;
+      const url = new URL(`./file/bot${options.token}/${filePath}`, withSlash(options.apiRoot));
+      const signal = destination.signal ? AbortSignal.any([destination.signal, AbortSignal.timeout(120_000)]) : AbortSignal.timeout(120_000);
+      // node:http, not fetch: fetch reads ahead of a slow consumer and holds much of the file in memory.
+      const response = await new Promise<IncomingMessage | Error>((resolve) => {
+        const request = (url.protocol === 'https:' ? httpsGet : httpGet)(url, { signal }, resolve);
+        request.on('error', resolve);
+      });
+      // The URL holds the token: never echo it.
+      if (response instanceof Error) return { ok: false, error: `The file could not be downloaded (${response.name}).` };
+      if (response.statusCode !== 200) {
+        response.resume();
+        return { ok: false, error: `The file could not be downloaded (HTTP ${response.statusCode}).` };
+      }
+      let total = 0;
+      const counter = new Transform({
+        transform(chunk: Buffer, _encoding, done) {
+          total += chunk.byteLength;
+          done(total > maxBytes ? new OverLimit() : null, chunk);
+        },
+      });
       try {
-        response = await fetch(new URL(`./file/bot${options.token}/${filePath}`, withSlash(options.apiRoot)), { signal: AbortSignal.timeout(60_000) });
+        await pipeline(response, counter, createWriteStream(destination.path, { mode: 0o600 }), { signal });
       } catch (error) {
-        // The URL holds the token: never echo it.
+        await rm(destination.path, { force: true });
+        if (error instanceof OverLimit) return { ok: false, error: `The file is over the limit of ${maxBytes} bytes.`, tooLarge: true };
         return { ok: false, error: `The file could not be downloaded (${error instanceof Error ? error.name : 'error'}).` };
       }
-      if (!response.ok || !response.body) return { ok: false, error: `The file could not be downloaded (HTTP ${response.status}).` };
-      const chunks: Buffer[] = [];
-      let total = 0;
-      for await (const chunk of response.body) {
-        total += chunk.byteLength;
-        if (total > maxBytes) {
-          await response.body.cancel().catch(() => undefined);
-          return { ok: false, error: `The file is over the limit of ${maxBytes} bytes.`, tooLarge: true };
-        }
-        chunks.push(Buffer.from(chunk));
-      }
-      return { ok: true, bytes: Buffer.concat(chunks), filePath };
+      return { ok: true, bytes: total };
     },
   };
 }
+
+class OverLimit extends Error {}
 
 function withSlash(root: string): string {
   return root.endsWith('/') ? root : `${root}/`;

@@ -30,6 +30,7 @@ export const telegramAdapter: ChannelAdapter = {
       sessionPerUser: telegram.sessionPerUser,
       streaming: telegram.streaming,
       limits: telegram.limits,
+      albumWindowMs: telegram.albumWindowMs,
       messages: context.messagesFor('telegram'),
       logger: context.logger,
       store: context.store,

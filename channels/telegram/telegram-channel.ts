@@ -12,7 +12,7 @@ import { createOutboundDelivery } from './deliver-outbound.js';
 import { createUpdateDispatcher } from './dispatch-update.js';
 import { createDraftStreams } from './draft-streams.js';
 import { escapeHtml } from './escape-html.js';
-import { createMediaDownloader, type MediaDownload } from './media-download.js';
+import { createMediaDownloader } from './media-download.js';
 import { type PollingLoop, type PollingTuning, startPollingLoop } from './polling-loop.js';
 import { createStrangerNotices } from './stranger-notices.js';
 import { createTelegramSender } from './telegram-sender.js';
@@ -46,6 +46,8 @@ export type TelegramChannelOptions = {
   /** How long handled update ids are kept to drop re-deliveries; default 24 h (Telegram's own retry window). */
   readonly dedupeTtlMs?: number;
   readonly limits?: ThrottleLimits;
+  /** How long the parts of an album are collected into one message. */
+  readonly albumWindowMs?: number;
   /** First backoff of retried calls (network errors, 5xx). */
   readonly retryBaseMs?: number;
   /** Another Bot API client (tests). */
@@ -56,8 +58,6 @@ export type TelegramChannelOptions = {
 /** The Telegram channel; in webhook mode it also carries the route the HTTP gateway mounts. */
 export type TelegramChannel = Channel & {
   readonly webhookRoute?: HttpRoute;
-  /** Downloads a media reference (`MediaReference.id`) on demand, refusing files over `maxBytes`. */
-  downloadMedia(fileId: string, maxBytes: number): Promise<MediaDownload>;
 };
 
 type Command = keyof Messages['telegramCommands'];
@@ -153,6 +153,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     logger,
     rememberQuestionPress: delivery.rememberQuestionPress,
     now: options.now,
+    albumWindowMs: options.albumWindowMs,
   });
 
   // Webhook mode has no loop to retry setWebhook before each poll: retry it here until it works.
@@ -224,6 +225,6 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
       status = { state: 'stopped' };
     },
     status: () => status,
-    downloadMedia: (fileId, maxBytes) => downloader.download(fileId, maxBytes),
+    downloadMedia: (reference, destination) => downloader.download(reference.id, destination),
   };
 }

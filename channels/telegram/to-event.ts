@@ -3,6 +3,7 @@ import type { ActionClicked, MediaReference, MessageReceived, Quote } from '../.
 import type { Sender } from '../../src/events/sender.js';
 import { createSessionKey } from '../../src/events/session-key.js';
 import { parseCallbackData } from './callback-data.js';
+import { telegramDownloadLimitBytes } from './media-download.js';
 import type { TelegramCallbackQuery, TelegramMessage, TelegramUpdate, TelegramUser } from './update-schema.js';
 
 /** The bot itself, from getMe: used to tell mentions and replies to the bot apart. */
@@ -30,9 +31,10 @@ export type UpdateSource = {
 
 /** What an update means to the channel. */
 export type UpdateTranslation =
-  | { readonly kind: 'message'; readonly source: UpdateSource; readonly event: MessageReceived }
+  /** `mediaGroupId`: a part of an album; the parts are joined into one message before they are emitted. */
+  | { readonly kind: 'message'; readonly source: UpdateSource; readonly event: MessageReceived; readonly mediaGroupId?: string }
   | { readonly kind: 'action'; readonly source: UpdateSource; readonly event: ActionClicked }
-  /** A message the agent cannot read (a sticker, a location, media without a caption): answered, never dropped silently. */
+  /** A message the agent cannot read (a game, a story): answered, never dropped silently. */
   | { readonly kind: 'unsupported'; readonly source: UpdateSource; readonly messageId: string; readonly threadId?: string }
   /** A button whose data is not ours or no longer understood. */
   | { readonly kind: 'unknown-button'; readonly source: UpdateSource; readonly callbackQueryId: string }
@@ -40,7 +42,7 @@ export type UpdateTranslation =
 
 const groupTypes = new Set(['group', 'supergroup']);
 const approvalCommandPattern = /^\/(?:approve|deny|approvals)(?:@[A-Za-z0-9_]+)?(?:\s|$)/;
-const unreadableKinds = ['sticker', 'video_note', 'animation', 'location', 'venue', 'contact', 'poll', 'dice', 'game', 'story', 'audio', 'video'] as const;
+const unreadableKinds = ['game', 'story'] as const;
 
 /** Translates a validated Telegram update into an inbound event, or says why there is none. Pure apart from the event id. */
 export function updateToEvent(update: TelegramUpdate, context: ToEventContext): UpdateTranslation {
@@ -77,9 +79,9 @@ function messageToEvent(update: TelegramUpdate, message: TelegramMessage, contex
   const messageId = String(message.message_id);
   const threadId = message.is_topic_message && message.message_thread_id !== undefined ? String(message.message_thread_id) : undefined;
   const media = mediaOf(message);
-  const text = stripBotMention(rawText, context.bot).trim();
-  if (text === '') {
-    const hasContent = media.length > 0 || unreadableKinds.some((kind) => message[kind] !== undefined);
+  const text = [stripBotMention(rawText, context.bot).trim(), ...describeContent(message)].filter((part) => part !== '').join('\n');
+  if (text === '' && media.length === 0) {
+    const hasContent = unreadableKinds.some((kind) => message[kind] !== undefined);
     return hasContent ? { kind: 'unsupported', source, messageId, threadId } : { kind: 'ignored', reason: 'no text (a service message)' };
   }
   const event: MessageReceived = {
@@ -102,7 +104,7 @@ function messageToEvent(update: TelegramUpdate, message: TelegramMessage, contex
     mentioned: source.mentioned,
     ...(quoteOf(message, context.bot) ?? {}),
   };
-  return { kind: 'message', source, event };
+  return { kind: 'message', source, event, ...(message.media_group_id === undefined ? {} : { mediaGroupId: message.media_group_id }) };
 }
 
 function callbackToEvent(update: TelegramUpdate, query: TelegramCallbackQuery, context: ToEventContext): UpdateTranslation {
@@ -160,19 +162,55 @@ function mentionPattern(bot: BotIdentity): RegExp {
 
 function mediaOf(message: TelegramMessage): MediaReference[] {
   const media: MediaReference[] = [];
-  const largestPhoto = message.photo?.at(-1);
-  if (largestPhoto) media.push({ kind: 'photo', id: largestPhoto.file_id, ...sizeOf(largestPhoto.file_size) });
-  if (message.document) media.push({ kind: 'document', id: message.document.file_id, ...describeFile(message.document) });
-  if (message.voice) media.push({ kind: 'voice', id: message.voice.file_id, ...describeFile(message.voice) });
+  // The largest size a bot may download; a photo whose every size is over it is described, not fetched.
+  const sizes = message.photo ?? [];
+  const photo = sizes.filter((size) => (size.file_size ?? 0) <= telegramDownloadLimitBytes).at(-1) ?? sizes[0];
+  if (photo) media.push(fileReference('photo', photo));
+  if (message.document) media.push(fileReference('document', message.document));
+  if (message.voice) media.push(fileReference('voice', message.voice));
+  if (message.audio) media.push(fileReference('audio', { ...message.audio, file_name: message.audio.file_name ?? audioTitle(message.audio) }));
+  if (message.video_note) media.push(fileReference('video-note', message.video_note));
+  // Animated and video stickers are not images: their emoji says what they mean (describeContent).
+  if (message.sticker && !message.sticker.is_animated && !message.sticker.is_video) media.push(fileReference('sticker', { ...message.sticker, mime_type: 'image/webp' }));
   return media;
 }
 
-function describeFile(file: { file_name?: string; mime_type?: string; file_size?: number }): Partial<MediaReference> {
-  return { ...(file.file_name ? { fileName: file.file_name } : {}), ...(file.mime_type ? { mimeType: file.mime_type } : {}), ...sizeOf(file.file_size) };
+function fileReference(kind: MediaReference['kind'], file: { file_id: string; file_name?: string; mime_type?: string; file_size?: number }): MediaReference {
+  return {
+    kind,
+    id: file.file_id,
+    ...(file.file_name ? { fileName: file.file_name } : {}),
+    ...(file.mime_type ? { mimeType: file.mime_type } : {}),
+    ...(file.file_size === undefined ? {} : { sizeBytes: file.file_size }),
+    ...((file.file_size ?? 0) > telegramDownloadLimitBytes ? { overPlatformLimit: true } : {}),
+  };
 }
 
-function sizeOf(size: number | undefined): { sizeBytes?: number } {
-  return size === undefined ? {} : { sizeBytes: size };
+function audioTitle(audio: { title?: string; performer?: string }): string | undefined {
+  const title = [audio.performer, audio.title].filter(Boolean).join(' - ');
+  return title === '' ? undefined : title;
+}
+
+/** Content that is text already, or is described without a download (locations, contacts, polls, videos). Pure. */
+function describeContent(message: TelegramMessage): string[] {
+  const lines: string[] = [];
+  if (message.location && !message.venue) lines.push(`[Shared location: ${message.location.latitude}, ${message.location.longitude}]`);
+  if (message.venue) lines.push(`[Shared place: ${message.venue.title}${message.venue.address ? `, ${message.venue.address}` : ''} (${message.venue.location.latitude}, ${message.venue.location.longitude})]`);
+  if (message.contact) {
+    const name = [message.contact.first_name, message.contact.last_name].filter(Boolean).join(' ');
+    lines.push(`[Shared contact: ${name}, phone ${message.contact.phone_number}]`);
+  }
+  if (message.poll) lines.push(`[Poll: ${message.poll.question} Options: ${message.poll.options.map((option) => option.text).join(' | ')}]`);
+  if (message.dice) lines.push(`[Rolled ${message.dice.emoji}: ${message.dice.value}]`);
+  if (message.sticker) lines.push(`[Sticker${message.sticker.emoji ? ` ${message.sticker.emoji}` : ''}]`);
+  if (message.video) lines.push(`[${describeVideo('Video', message.video)}: its pictures are not read.]`);
+  if (message.animation) lines.push(`[${describeVideo('Animation (GIF)', message.animation)}: its pictures are not read.]`);
+  return lines;
+}
+
+function describeVideo(kind: string, video: { file_name?: string; mime_type?: string; file_size?: number; duration?: number }): string {
+  const parts = [video.mime_type, video.file_size === undefined ? undefined : `${Math.round(video.file_size / 1024)} kB`, video.duration === undefined ? undefined : `${video.duration} s`].filter(Boolean);
+  return `${kind}${video.file_name ? ` "${video.file_name.replace(/["\r\n[\]]/g, ' ')}"` : ''}${parts.length > 0 ? ` (${parts.join(', ')})` : ''}`;
 }
 
 /**

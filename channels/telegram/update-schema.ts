@@ -30,6 +30,13 @@ const fileSchema = z.object({
   mime_type: z.string().optional(),
 });
 
+// Kinds read for their content; lenient: a shape Telegram changes is dropped (and the message says less), never the update.
+const photoSizeSchema = z.object({ file_id: z.string(), file_size: z.number().optional(), width: z.number().optional(), height: z.number().optional() });
+const mediaFileSchema = fileSchema.extend({ duration: z.number().optional(), title: z.string().optional(), performer: z.string().optional() });
+const stickerSchema = z.object({ file_id: z.string(), file_size: z.number().optional(), emoji: z.string().optional(), is_animated: z.boolean().optional(), is_video: z.boolean().optional() });
+const locationSchema = z.object({ latitude: z.number(), longitude: z.number() });
+const lenient = <Schema extends z.ZodType>(schema: Schema) => schema.optional().catch(undefined);
+
 const messageShape = {
   message_id: z.number().int(),
   message_thread_id: z.number().int().optional(),
@@ -40,20 +47,21 @@ const messageShape = {
   caption: z.string().optional(),
   entities: z.array(entitySchema).optional(),
   caption_entities: z.array(entitySchema).optional(),
-  photo: z.array(fileSchema).optional(),
-  document: fileSchema.optional(),
-  voice: fileSchema.optional(),
-  audio: fileSchema.optional(),
-  video: fileSchema.optional(),
+  media_group_id: z.string().optional(),
+  photo: lenient(z.array(photoSizeSchema)),
+  document: lenient(fileSchema),
+  voice: lenient(mediaFileSchema),
+  audio: lenient(mediaFileSchema),
+  video: lenient(mediaFileSchema),
+  video_note: lenient(mediaFileSchema),
+  animation: lenient(mediaFileSchema),
+  sticker: lenient(stickerSchema),
+  location: lenient(locationSchema),
+  venue: lenient(z.object({ location: locationSchema, title: z.string(), address: z.string().optional() })),
+  contact: lenient(z.object({ phone_number: z.string(), first_name: z.string(), last_name: z.string().optional(), user_id: z.number().optional() })),
+  poll: lenient(z.object({ question: z.string(), options: z.array(z.object({ text: z.string(), voter_count: z.number().optional() })) })),
+  dice: lenient(z.object({ emoji: z.string(), value: z.number() })),
   // Content kinds the agent cannot read: their presence is enough to answer "I can't read this yet".
-  sticker: z.unknown().optional(),
-  video_note: z.unknown().optional(),
-  animation: z.unknown().optional(),
-  location: z.unknown().optional(),
-  venue: z.unknown().optional(),
-  contact: z.unknown().optional(),
-  poll: z.unknown().optional(),
-  dice: z.unknown().optional(),
   game: z.unknown().optional(),
   story: z.unknown().optional(),
   // The service message that opened a forum topic: Telegram sets it as reply_to_message of every message in the topic.

@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { MessageBus } from '../../src/bus/message-bus.js';
@@ -21,7 +22,7 @@ import { createPendingRuns, type PendingRuns } from './pending-runs.js';
 import { type CallbackPolicy, defaultCallbackPolicy, postCallback } from './post-callback.js';
 import { createRateLimiter } from './rate-limiter.js';
 import { createJsonBodyReader } from './read-json-body.js';
-import { renderCallback } from './render.js';
+import { callbackFileLimitBytes, renderCallback } from './render.js';
 import { createSeenSignatures, type SeenSignature } from './seen-signatures.js';
 
 /** Messages per minute from all senders together, when the config says nothing. */
@@ -190,7 +191,9 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       });
       if (forwarded) return { ok: true };
     }
-    const payload = renderCallback(event);
+    // Files travel inline, as base64, only within the limit; a larger one is described and not carried.
+    const fileBase64 = event.type === 'file' && event.sizeBytes <= callbackFileLimitBytes ? await readFile(event.path).then((bytes) => bytes.toString('base64')).catch(() => undefined) : undefined;
+    const payload = renderCallback(event, fileBase64);
     if (payload === undefined) return { ok: true };
     const sharedCallback = run === undefined && runId !== undefined && sharedRuns ? await sharedRuns.callbackOf(runId).catch(() => undefined) : undefined;
     return deliverToCallback(event.target.chatId, run ?? (sharedCallback === undefined ? undefined : { callbackUrl: sharedCallback }), payload, chatCallbacks);

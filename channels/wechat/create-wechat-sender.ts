@@ -8,11 +8,15 @@ export type WechatSendPort = {
   isLoggedIn(): boolean;
   /** Sends one text to a contact or room; resolves to the platform message id when the puppet reports one. */
   sendText(conversationId: string, text: string): Promise<string | undefined>;
+  /** Sends one file from disk (the puppet uploads it); resolves to the platform message id when reported. */
+  sendFile(conversationId: string, path: string, fileName: string): Promise<string | undefined>;
 };
 
 /** Sends rendered texts to one conversation, paced, and says honestly whether they arrived. */
 export type WechatSender = {
   deliver(conversationId: string, texts: readonly string[]): Promise<Delivery>;
+  /** Sends one file, paced like texts. */
+  deliverFile(conversationId: string, path: string, fileName: string): Promise<Delivery>;
 };
 
 // Network trouble may pass; anything else (risk control, a refused send) is not retried blindly.
@@ -20,12 +24,12 @@ const transientPattern = /timeout|timed out|ETIMEDOUT|ECONNRESET|ECONNREFUSED|EA
 
 /** Creates the sender over a port that may be missing (before start) or logged out. */
 export function createWechatSender(options: { readonly port: () => WechatSendPort | undefined; readonly pacer: SendPacer; readonly logger: Logger }): WechatSender {
-  async function sendOne(conversationId: string, text: string): Promise<Delivery> {
+  async function sendOne(send: (port: WechatSendPort) => Promise<string | undefined>): Promise<Delivery> {
     const port = options.port();
     // Checked after the pacing wait, right before the send: the login may have ended meanwhile.
     if (!port?.isLoggedIn()) return { ok: false, error: 'WeChat is not logged in.', retryable: true };
     try {
-      const messageId = await port.sendText(conversationId, text);
+      const messageId = await send(port);
       return { ok: true, messageId };
     } catch (error) {
       const detail = describeError(error);
@@ -37,7 +41,7 @@ export function createWechatSender(options: { readonly port: () => WechatSendPor
     async deliver(conversationId, texts) {
       const messageIds: string[] = [];
       for (const [index, text] of texts.entries()) {
-        const sent = await options.pacer.run(conversationId, () => sendOne(conversationId, text));
+        const sent = await options.pacer.run(conversationId, () => sendOne((port) => port.sendText(conversationId, text)));
         if (!sent.ok) {
           // After a part went out, a retry would repeat it: a partial send is reported as failed, not retryable.
           const failure: Delivery = index === 0 ? sent : { ok: false, error: `Sent ${index} of ${texts.length} parts, then: ${sent.error}`, retryable: false };
@@ -47,6 +51,11 @@ export function createWechatSender(options: { readonly port: () => WechatSendPor
         if (sent.messageId !== undefined) messageIds.push(sent.messageId);
       }
       return { ok: true, messageId: messageIds[0], messageIds };
+    },
+    async deliverFile(conversationId, path, fileName) {
+      const sent = await options.pacer.run(conversationId, () => sendOne((port) => port.sendFile(conversationId, path, fileName)));
+      if (!sent.ok) options.logger.warn({ conversationId, error: sent.error }, 'WeChat file not delivered');
+      return sent;
     },
   };
 }

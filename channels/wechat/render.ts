@@ -49,6 +49,9 @@ export function renderForWechat(event: OutboundEvent, options: WechatRenderOptio
       return event.isAlert ? splitText(event.text, splitAt) : [];
     case 'typing':
       return [];
+    case 'file':
+      // The channel sends the file itself; only its caption is text.
+      return event.caption ? splitText(event.caption, splitAt) : [];
     default:
       return assertNever(event, 'outbound event');
   }

@@ -6,7 +6,10 @@ import type { WechatMessageData } from './wechat-message-data.js';
 /** The channel name on events and targets. */
 export const wechatChannelName = 'wechat';
 
-/** Turns an allowed WeChat text message into a message event: the chat is the room or the contact. Pure but for the new event id. */
+/**
+ * Turns an allowed WeChat message into a message event: the chat is the room or the contact. A file (image, voice,
+ * document, sticker) becomes a media reference by message id; a video is described, not downloaded. Pure but for the new event id.
+ */
 export function toEvent(data: WechatMessageData, options: { readonly now: Date }): MessageReceived {
   const chatId = data.room?.id ?? data.talker.id;
   return {
@@ -22,8 +25,8 @@ export function toEvent(data: WechatMessageData, options: { readonly now: Date }
       raw: data,
     }),
     sender: { id: data.talker.id, displayName: displayNameOf(data.talker) },
-    text: data.text.trim(),
-    media: [],
+    text: data.mediaKind === 'video' ? '[Video: its pictures are not read.]' : data.text.trim(),
+    media: data.mediaKind && data.mediaKind !== 'video' ? [{ kind: data.mediaKind, id: data.messageId }] : [],
     isGroup: data.room !== undefined,
     mentioned: data.room === undefined ? true : data.mentionsBot,
   };

@@ -19,6 +19,7 @@ import { loadWechaty, type WechatyModule, type WechatyPuppet } from './load-wech
 import { readMessageData } from './read-message-data.js';
 import { renderForWechat } from './render.js';
 import { renderQrCode } from './render-qr-code.js';
+import { saveFileBox } from './save-file-box.js';
 import { toEvent, wechatChannelName } from './to-event.js';
 
 /** The `channels.wechat` section of the config. */
@@ -77,6 +78,13 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
   // Messages are handled one after another, so the bus sees them in the order they arrived.
   let intake: Promise<void> = Promise.resolve();
 
+  // Media messages by id, so their files can be fetched when the turn reads them; bounded, newest kept.
+  const mediaMessages = new Map<string, Message>();
+  const rememberMedia = (message: Message) => {
+    mediaMessages.set(message.id, message);
+    if (mediaMessages.size > 200) mediaMessages.delete(mediaMessages.keys().next().value as string);
+  };
+
   const sender = createWechatSender({
     pacer,
     logger,
@@ -89,6 +97,14 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
           const puppet = puppetOf(current);
           if (!puppet) throw new Error('the puppet is not running');
           const sent = await puppet.messageSendText(conversationId, text);
+          return typeof sent === 'string' ? sent : undefined;
+        },
+        sendFile: async (conversationId, path, fileName) => {
+          const puppet = puppetOf(current);
+          if (!puppet) throw new Error('the puppet is not running');
+          const { FileBox } = await import('file-box');
+          // A file box over the path: the puppet reads the file when it uploads it.
+          const sent = await puppet.messageSendFile(conversationId, FileBox.fromFile(path, fileName));
           return typeof sent === 'string' ? sent : undefined;
         },
       };
@@ -158,11 +174,8 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
       return;
     }
     const chatId = data.room?.id ?? data.talker.id;
-    if (data.kind === 'media') {
-      await sender.deliver(chatId, [messages.unsupportedMedia]);
-      return;
-    }
-    if (data.kind !== 'text' || data.text.trim() === '') return;
+    if (data.kind === 'media') rememberMedia(message);
+    else if (data.kind !== 'text' || data.text.trim() === '') return;
     const result = await emit(toEvent(data, { now: now() }));
     // A closed bus means the app is stopping: nobody to tell.
     // WeChat never delivers a message twice: a refused one must be sent again by the person.
@@ -248,6 +261,11 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
 
   async function deliverHere(event: OutboundEvent): Promise<Delivery> {
     const chatId = event.target.chatId;
+    if (event.type === 'file') {
+      const sent = await sender.deliverFile(chatId, event.path, event.fileName);
+      if (!sent.ok || !event.caption) return sent;
+      return sender.deliver(chatId, [event.caption]);
+    }
     // Real room ids end in @chatroom; configured rooms count too, whatever their form.
     const inRoom = settings.rooms.includes(chatId) || chatId.endsWith('@chatroom');
     const texts = renderForWechat(event, { messages, splitAt: settings.splitAt, timezone: options.timezone, inRoom });
@@ -283,6 +301,15 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
           if (!stopping) status = { state: 'running', detail: 'standby: another instance holds the WeChat login' };
         },
       });
+    },
+    async downloadMedia(reference, destination) {
+      const message = mediaMessages.get(reference.id);
+      if (!message) return { ok: false, error: 'the message is no longer at hand (sent before a restart)' };
+      try {
+        return await saveFileBox(await message.toFileBox(), destination);
+      } catch (error) {
+        return { ok: false, error: `WeChat did not give the file: ${describeError(error)}` };
+      }
     },
     async send(event) {
       if (options.cluster && login && !login.isLeader()) {

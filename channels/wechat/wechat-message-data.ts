@@ -1,8 +1,12 @@
+import type { MediaReference } from '../../src/events/inbound-event.js';
+
 /** What a WeChat message is to us, read out of the SDK's Message: plain data, so translation and access checks stay pure. */
 export type WechatMessageData = {
   readonly messageId: string;
-  /** `media`: images, voice, video, files, stickers (not read yet); `other`: system notes, recalls, transfers. */
+  /** `media`: images, voice, video, files, stickers; `other`: system notes, recalls, transfers. */
   readonly kind: 'text' | 'media' | 'other';
+  /** For `media`: what the file is, as a media reference kind (`video` is described, not downloaded). */
+  readonly mediaKind?: MediaReference['kind'];
   /** The text, with the @mention of the bot removed in rooms. */
   readonly text: string;
   readonly talker: {

@@ -3,6 +3,8 @@ import { assertNever } from '../events/assert-never.js';
 import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
 import type { ChatMessage } from '../model/chat-message.js';
+import type { Messages } from '../i18n/messages.js';
+import type { AttachmentReading } from '../media/create-attachment-reader.js';
 import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
 import { handleCommand } from './handle-command.js';
 import { parseNumberedReply, pickNumberedApproval } from './pick-numbered-approval.js';
@@ -64,13 +66,22 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     }
 
     const quote = event.quoted ? `\n\n[Replying to: "${event.quoted.text.slice(0, 500)}"]` : '';
-    // The model cannot open attachments yet; it is told they are there, so it does not answer as if the caption were all.
-    const attachments = event.media.map((item) => `\n[Attached ${item.kind}${item.fileName ? ` "${item.fileName}"` : ''}: you cannot see its content.]`).join('');
+    const attachments = await readAttachments(event, messages);
+    for (const line of attachments.lines) await deps.outbox.send({ type: 'reply', target: replyTarget, text: line, kind: attachments.onlyUnheardVoice ? 'final' : 'message', causationId: event.id });
+    // A voice note that could not be heard and nothing else: the line above was the whole answer.
+    if (attachments.onlyUnheardVoice) return;
     const text = cutOversized(event.text, deps.maxMessageChars);
     if (text !== event.text) await deps.outbox.send({ type: 'reply', target: replyTarget, text: messages.messageCut(deps.maxMessageChars), kind: 'message' });
-    const content = `${text}${quote}${attachments}`;
-    const userMessage: ChatMessage = { role: 'user', content };
+    const content = `${text}${quote}${attachments.text}`.trim();
+    const userMessage: ChatMessage = attachments.images.length > 0 ? { role: 'user', content, images: attachments.images } : { role: 'user', content };
     await runAndDeliver(deps, scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), [userMessage]);
+  }
+
+  async function readAttachments(event: MessageReceived, messages: Messages): Promise<Pick<AttachmentReading, 'text' | 'images' | 'lines' | 'onlyUnheardVoice'>> {
+    if (event.media.length === 0) return { text: '', images: [], lines: [], onlyUnheardVoice: false };
+    // Without a reader the model is told the attachments are there, so it does not answer as if the caption were all.
+    if (!deps.readAttachments) return { text: event.media.map((item) => `\n[Attached ${item.kind}${item.fileName ? ` "${item.fileName}"` : ''}: you cannot see its content.]`).join(''), images: [], lines: [], onlyUnheardVoice: false };
+    return deps.readAttachments({ event, messages });
   }
 
   async function onAction(event: ActionClicked): Promise<void> {

@@ -14,6 +14,7 @@ import type { SessionHistory } from './session-history.js';
 import type { CallReviewer } from './create-call-reviewer.js';
 import type { SmartPreferences } from '../reviewer/smart-preferences.js';
 import type { RecentReviews } from '../reviewer/recent-reviews.js';
+import type { AttachmentReader } from '../media/create-attachment-reader.js';
 
 /** Where approval cards for a channel go, and who may decide them. */
 export type ApprovalRoute = {
@@ -64,4 +65,6 @@ export type RuntimeDependencies = {
   readonly streamingChannels?: ReadonlySet<string>;
   /** Smart approvals: the reviewer for reviewable calls, the people's `/smart` choices, its recent decisions; absent in manual mode. */
   readonly smartApprovals?: { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
+  /** Turns a message's photos, voice notes and files into model input; without it the model is told only that they exist. */
+  readonly readAttachments?: AttachmentReader;
 };

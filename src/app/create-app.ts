@@ -46,6 +46,7 @@ import { createOutbox } from './create-outbox.js';
 import { createSmartApprovals } from './create-smart-approvals.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
 import { openEventBus } from './open-event-bus.js';
+import { wireMedia } from './wire-media.js';
 import { wireCron } from './wire-cron.js';
 
 export type { AppMode } from './channel-adapter.js';
@@ -217,6 +218,10 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const servicesFor = (input: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
     state: (namespace) => store.namespace(`tool-${namespace}`),
     sendMessage: (text) => outbox.send({ type: 'reply', target: input.target, text, kind: 'message' }),
+    sendFile: async (file) =>
+      file.sizeBytes > config.media.maxSendBytes
+        ? { ok: false, error: `it is ${file.sizeBytes} bytes, over the ${config.media.maxSendBytes}-byte limit (media.maxSendBytes)`, retryable: false }
+        : outbox.send({ type: 'file', target: input.target, ...file }),
     scheduler: cron.scheduler,
     history: () => history.load(input.sessionKey),
     workspaceDir,
@@ -242,9 +247,11 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     return smart;
   }
 
+  const media = wireMedia({ config, logger, store, model: modelResult.model, channels, audit: audit.record });
   const runtime = createAgentRuntime(
     {
-      model: modelResult.model,
+      model: media.model,
+      readAttachments: media.readAttachments,
       registry,
       history,
       approvals,
@@ -358,6 +365,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
       await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
+      media.start();
       try {
         for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
       } finally {
@@ -380,6 +388,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     async stop(graceMs = 10_000) {
       clearInterval(sweeper);
       clearInterval(purger);
+      media.stop();
       // Tools stop with the process: running commands are killed first, so their turns end now, not at their timeout.
       const killed = processGroups.killAll();
       if (killed > 0) logger.info({ killed }, 'killed running tool processes');

@@ -6,6 +6,7 @@ export function collectSecrets(config: Config): string[] {
   const values = [
     config.model.primary.apiKey,
     config.model.fallback?.apiKey,
+    config.model.transcription.apiKey,
     config.channels.telegram.token,
     config.channels.telegram.webhookSecret,
     config.channels.wechat.puppetToken,

@@ -18,6 +18,25 @@ const modelEndpointSchema = z.strictObject({
   name: z.string().min(1).describe('Model name, e.g. gpt-4o-mini.'),
   timeoutMs: z.coerce.number().int().positive().default(60_000).describe('Per-request timeout.'),
   stream: flexibleBoolean.default(true).describe('Stream answers (OpenAI-compatible only).'),
+  vision: flexibleBoolean.default(true).describe('The model reads images. false: an image becomes a short text note and the person is told once.'),
+});
+
+const transcriptionSchema = z.strictObject({
+  baseUrl: optionalText.describe('OpenAI-compatible endpoint serving POST /audio/transcriptions (OpenAI, a local whisper server); empty: voice notes are not transcribed.'),
+  apiKey: optionalText.describe('API key of the transcription endpoint; may be empty for a local one.'),
+  model: z.string().min(1).default('whisper-1').describe('Transcription model name.'),
+  timeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest one transcription may take.'),
+});
+
+const mebibyte = 1024 * 1024;
+
+const mediaSchema = z.strictObject({
+  keepHours: z.coerce.number().positive().default(72).describe('How long downloaded files stay in <dataDir>/attachments before they are purged.'),
+  maxFileBytes: z.coerce.number().int().positive().default(20 * mebibyte).describe('Largest file downloaded (Telegram bots cannot download over 20 MB).'),
+  maxTurnBytes: z.coerce.number().int().positive().default(50 * mebibyte).describe('Most bytes downloaded for one message (an album counts as one).'),
+  maxImageBytes: z.coerce.number().int().positive().default(5 * mebibyte).describe('Largest image shown to the model; a bigger one is described instead.'),
+  maxTextChars: z.coerce.number().int().positive().default(20_000).describe('Characters of text files and PDF text inlined per message, with a note when cut.'),
+  maxSendBytes: z.coerce.number().int().positive().default(50 * mebibyte).describe('Largest file the send_file tool sends.'),
 });
 
 const telegramSchema = z.strictObject({
@@ -31,6 +50,7 @@ const telegramSchema = z.strictObject({
   groups: commaList.default([]).describe('Group chat ids the bot answers in (when mentioned).'),
   sessionPerUser: flexibleBoolean.default(false).describe('In groups, one session per user instead of one per group.'),
   streaming: flexibleBoolean.default(false).describe('Edit one draft message in place while the model writes.'),
+  albumWindowMs: z.coerce.number().int().min(0).default(1000).describe('How long the parts of an album (media_group_id) are collected into one message.'),
   limits: z
     .strictObject({
       perChatPerSecond: z.coerce.number().positive().default(1),
@@ -122,6 +142,7 @@ export const configSchema = z.strictObject({
       primary: modelEndpointSchema,
       fallback: modelEndpointSchema.optional(),
       retries: z.coerce.number().int().min(0).max(10).default(3),
+      transcription: transcriptionSchema.prefault({}).describe('Speech to text for voice notes, audio and video notes.'),
     })
     .describe('The model endpoints: primary, and an optional fallback used when the primary fails.'),
   storage: z
@@ -150,6 +171,7 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('Several instances on one PostgreSQL (storage.url postgres://...): every setting has a default.'),
+  media: mediaSchema.prefault({}).describe('Photos, voice notes and files people send, and files the agent sends.'),
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
   bus: z
     .strictObject({

@@ -1,4 +1,5 @@
-import type { InboundEvent } from './inbound-event.js';
+import type { InboundEvent, MediaReference } from './inbound-event.js';
+import type { MediaDestination, MediaDownloadResult } from './media-download-result.js';
 import type { Delivery, OutboundEvent } from './outbound-event.js';
 
 /**
@@ -25,4 +26,6 @@ export interface Channel {
   send(event: OutboundEvent): Promise<Delivery>;
   stop(): Promise<void>;
   status(): ChannelStatus;
+  /** Streams the file of a media reference from one of its own events to `destination.path`; channels without media leave it out. */
+  downloadMedia?(reference: MediaReference, destination: MediaDestination): Promise<MediaDownloadResult>;
 }

@@ -3,13 +3,18 @@ import type { Sender } from './sender.js';
 /** Who started the work. Set by trusted code (the channel adapter), never read from a payload. */
 export type Origin = 'user' | 'schedule' | 'webhook';
 
-/** A file or media item referenced by a message; downloaded on demand by the channel. */
+/**
+ * A file or media item referenced by a message; downloaded on demand by the channel (`Channel.downloadMedia`).
+ * `mimeType` and `fileName` are what the sender's app claims: the type is decided from the content.
+ */
 export type MediaReference = {
-  readonly kind: 'photo' | 'document' | 'voice' | 'audio' | 'video' | 'sticker' | 'other';
+  readonly kind: 'photo' | 'document' | 'voice' | 'audio' | 'video' | 'video-note' | 'sticker' | 'other';
   readonly id: string;
   readonly fileName?: string;
   readonly mimeType?: string;
   readonly sizeBytes?: number;
+  /** Set when the platform said the file is over what a bot may download: it is described, never fetched. */
+  readonly overPlatformLimit?: boolean;
 };
 
 /** A message the user replied to or quoted. */

@@ -55,8 +55,21 @@ export type ActionAnswered = {
   readonly isAlert: boolean;
 };
 
+/** A file for the chat (the send_file tool): a checked path inside the workspace, its type decided from its content. */
+export type FileSent = {
+  readonly type: 'file';
+  readonly target: Target;
+  /** Absolute path of a regular file the channel reads when it sends. */
+  readonly path: string;
+  readonly fileName: string;
+  readonly mediaType: string;
+  readonly sizeBytes: number;
+  readonly caption?: string;
+  readonly causationId?: string;
+};
+
 /** Everything the runtime asks a channel to show. */
-export type OutboundEvent = ReplySent | ApprovalRequested | ApprovalResolved | QuestionAsked | TypingStarted | ActionAnswered;
+export type OutboundEvent = ReplySent | ApprovalRequested | ApprovalResolved | QuestionAsked | TypingStarted | ActionAnswered | FileSent;
 
 /** The honest result of a send: delivered with the platform's message id, or failed with why. */
 export type Delivery =

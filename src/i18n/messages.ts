@@ -69,6 +69,16 @@ export type Messages = {
   readonly nothingToCancel: string;
   readonly unknownCommand: (command: string) => string;
   readonly unsupportedMedia: string;
+  /** A file over a download limit: said in the chat, not only in a log. `platform`: the platform itself refuses bots files this big. */
+  readonly attachmentTooLarge: (name: string, limit: string, platform: boolean) => string;
+  readonly attachmentNotDownloaded: (name: string) => string;
+  /** A voice note with no transcription configured; the person should type instead. */
+  readonly voiceNotTranscribed: string;
+  readonly transcriptionFailed: string;
+  /** Said once per conversation when the model is text-only and an image arrives. */
+  readonly imagesNotSeen: string;
+  /** The terminal's label for a file the agent sent (it prints the path). */
+  readonly fileSentLabel: string;
   readonly strangerNotice: (userId: string) => string;
   readonly notAllowed: string;
   /** Telegram: a button whose data is unknown or from an old layout. */
@@ -158,6 +168,13 @@ const en: Messages = {
   nothingToCancel: 'Nothing is waiting in this chat.',
   unknownCommand: (command) => `Unknown command ${command}. /help lists the commands.`,
   unsupportedMedia: "I can't read this kind of message yet. Please send text.",
+  attachmentTooLarge: (name, limit, platform) =>
+    platform ? `I can't open "${name}": bots cannot download files over ${limit}. Please send a smaller file or a link.` : `I can't open "${name}": it is over the ${limit} limit.`,
+  attachmentNotDownloaded: (name) => `I couldn't download "${name}". Please send it again.`,
+  voiceNotTranscribed: "I can't listen to voice messages here: no transcription service is set up. Please type your message.",
+  transcriptionFailed: "I couldn't transcribe your voice message. Please try again or type it.",
+  fileSentLabel: 'file sent',
+  imagesNotSeen: 'The model I use cannot see images, so I only know that you sent one. Please describe it in words if it matters.',
   strangerNotice: (userId) => `This bot is private. Your user id is ${userId}: ask the owner to add it to TELEGRAM_ALLOW_FROM.`,
   notAllowed: 'You are not allowed to use this bot.',
   telegramUnknownButton: 'This button has expired or is not known.',
@@ -243,6 +260,13 @@ const zhCN: Messages = {
   nothingToCancel: '本会话没有等待中的内容。',
   unknownCommand: (command) => `未知命令 ${command}。/help 查看命令。`,
   unsupportedMedia: '我暂时无法读取这类消息，请发送文字。',
+  attachmentTooLarge: (name, limit, platform) =>
+    platform ? `无法打开「${name}」：机器人无法下载超过 ${limit} 的文件。请发送更小的文件或链接。` : `无法打开「${name}」：文件超过了 ${limit} 的上限。`,
+  attachmentNotDownloaded: (name) => `「${name}」下载失败，请重新发送。`,
+  voiceNotTranscribed: '我这里无法收听语音消息：尚未配置语音转文字服务。请发送文字。',
+  transcriptionFailed: '语音消息转文字失败，请重试或直接发送文字。',
+  fileSentLabel: '已发送文件',
+  imagesNotSeen: '我使用的模型看不到图片，只知道你发了一张。如有需要，请用文字描述。',
   strangerNotice: (userId) => `这是私人机器人。你的用户编号是 ${userId}，请联系管理员加入白名单。`,
   notAllowed: '你没有使用此机器人的权限。',
   telegramUnknownButton: '此按钮已过期或无法识别。',

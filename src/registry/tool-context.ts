@@ -3,7 +3,7 @@ import type { UrlCheck } from '../policy/network-policy.js';
 export type { UrlCheck } from '../policy/network-policy.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
-import type { Delivery } from '../events/outbound-event.js';
+import type { Delivery, FileSent } from '../events/outbound-event.js';
 import type { Target } from '../events/target.js';
 import type { SchedulerPort } from '../scheduling/scheduled-job.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
@@ -15,6 +15,8 @@ export interface ToolServices {
   state<Value>(namespace: string): KeyValueNamespace<Value>;
   /** Posts text to the conversation this call came from. */
   sendMessage(text: string): Promise<Delivery>;
+  /** Sends a checked workspace file to the conversation this call came from (refused over `media.maxSendBytes`). */
+  sendFile(file: Omit<FileSent, 'type' | 'target' | 'causationId'>): Promise<Delivery>;
   readonly scheduler: SchedulerPort;
   /** Earlier messages of this session. */
   history(): Promise<readonly ChatMessage[]>;

@@ -30,6 +30,8 @@ export type FakeToolServices = {
   readonly services: ToolServices;
   /** Texts sendMessage was called with, in order. */
   readonly sentMessages: readonly string[];
+  /** Files sendFile was called with, in order. */
+  readonly sentFiles: readonly Parameters<ToolServices['sendFile']>[0][];
   readonly scheduler: SchedulerPort;
   /** The temporary workspace folder (real path). */
   readonly workspaceDir: string;
@@ -45,6 +47,7 @@ export async function createFakeToolServices(options: FakeToolServicesOptions = 
   const now = options.now ?? (() => new Date());
   const namespaces = new Map<string, Map<string, StoredValue>>();
   const sentMessages: string[] = [];
+  const sentFiles: Parameters<ToolServices['sendFile']>[0][] = [];
   const scheduler = createInMemoryScheduler(now);
   const services: ToolServices = {
     state: <Value>(name: string): KeyValueNamespace<Value> => {
@@ -61,6 +64,10 @@ export async function createFakeToolServices(options: FakeToolServicesOptions = 
         sentMessages.push(text);
         return { ok: true, messageId: String(sentMessages.length) };
       }),
+    sendFile: async (file) => {
+      sentFiles.push(file);
+      return { ok: true, messageId: `file-${sentFiles.length}` };
+    },
     scheduler,
     history: async () => options.history ?? [],
     workspaceDir,
@@ -93,6 +100,7 @@ export async function createFakeToolServices(options: FakeToolServicesOptions = 
     context: contextFor({}),
     services,
     sentMessages,
+    sentFiles,
     scheduler,
     workspaceDir,
     contextFor,

@@ -25,6 +25,12 @@ export type ScriptedModelServerOptions = {
   readonly apiKey?: string;
 };
 
+/** An audio file the transcription endpoint received. */
+export type TranscriptionRequest = { readonly model: string; readonly fileName: string; readonly mediaType: string; readonly bytes: number; readonly authorization?: string };
+
+/** What the transcription endpoint answers a file with: a transcript, or an HTTP error status. */
+export type TranscriptionAnswer = { readonly text: string } | { readonly status: number };
+
 /** A running OpenAI- and Anthropic-compatible HTTP server that answers from a script. */
 export type ScriptedModelServer = {
   /** Base URL ending in `/v1`, for OpenAI-compatible clients. */
@@ -34,6 +40,10 @@ export type ScriptedModelServer = {
   readonly port: number;
   /** Every request received, in order, with its parsed JSON body. */
   readonly requests: readonly RecordedRequest[];
+  /** Files posted to `POST /v1/audio/transcriptions` (OpenAI-compatible speech to text), in order. */
+  readonly transcriptions: readonly TranscriptionRequest[];
+  /** Sets how the transcription endpoint answers; by default it answers `{ text: 'transcript of <file name>' }`. */
+  setTranscription(answer: (request: TranscriptionRequest) => TranscriptionAnswer): void;
   /** Appends steps or handlers to the queue; each model request takes the next one. */
   enqueue(...entries: ScriptedEntry[]): void;
   /** Sets the answer used whenever the queue is empty (e.g. `{ status: 500 }` for "500 forever"). */
@@ -56,9 +66,38 @@ export async function createScriptedModelServer(options: ScriptedModelServerOpti
     return idCounter;
   };
 
+  const transcriptions: TranscriptionRequest[] = [];
+  let transcribe = (request: TranscriptionRequest): TranscriptionAnswer => ({ text: `transcript of ${request.fileName}` });
+
+  async function handleTranscription(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const form = await new Request('http://scripted/', { method: 'POST', headers: { 'content-type': request.headers['content-type'] ?? '' }, body: Buffer.concat(chunks) }).formData();
+    const file = form.get('file');
+    if (!(file instanceof File)) {
+      writeJson(response, 400, { error: { message: 'no file in the form', type: 'invalid_request_error' } });
+      return;
+    }
+    const recorded: TranscriptionRequest = {
+      model: String(form.get('model') ?? ''),
+      fileName: file.name,
+      mediaType: file.type,
+      bytes: file.size,
+      ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}),
+    };
+    transcriptions.push(recorded);
+    const answer = transcribe(recorded);
+    if ('status' in answer) writeJson(response, answer.status, { error: { message: 'transcription refused', type: 'server_error' } });
+    else writeJson(response, 200, { text: answer.text });
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     const method = request.method ?? 'GET';
+    if (method === 'POST' && path === '/v1/audio/transcriptions') {
+      await handleTranscription(request, response);
+      return;
+    }
     const bodyText = await readBody(request);
     let body: ScriptedRequestBody | undefined;
     let isValidJson = true;
@@ -138,6 +177,10 @@ export async function createScriptedModelServer(options: ScriptedModelServerOpti
     origin,
     port,
     requests,
+    transcriptions,
+    setTranscription: (answer) => {
+      transcribe = answer;
+    },
     enqueue: (...entries) => {
       queue.push(...entries);
     },

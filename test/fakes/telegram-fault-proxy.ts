@@ -1,4 +1,6 @@
+import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { pipeline } from 'node:stream/promises';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** One Bot API call the proxy saw, and what it answered. */
@@ -33,8 +35,18 @@ export type TelegramFaultProxy = {
   redeliverNextUpdates(): void;
   /** How many updates were delivered a second time. */
   readonly redelivered: number;
+  /**
+   * Hosts a file as api.telegram.org does (the emulator has no files): getFile for `fileId` answers a path and the
+   * declared size (default the real one), and the file URL serves the bytes, streamed from `path` when given.
+   */
+  hostFile(fileId: string, file: { readonly bytes?: Buffer; readonly path?: string; readonly declaredSize?: number }): void;
+  /** Files the bot uploaded with sendPhoto or sendDocument (which the emulator lacks), answered as sent. */
+  readonly uploads: readonly Upload[];
   close(): Promise<void>;
 };
+
+/** A file the bot uploaded. */
+export type Upload = { readonly method: string; readonly chatId: string; readonly caption?: string; readonly fileName: string; readonly bytes: Buffer };
 
 /** Options of the proxy. */
 export type TelegramFaultProxyOptions = {
@@ -58,13 +70,40 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
   const sockets = new Set<Socket>();
   let redeliver: 'off' | 'capture' | unknown[] = 'off';
   let redelivered = 0;
+  const hosted = new Map<string, { readonly bytes?: Buffer; readonly path?: string; readonly declaredSize?: number }>();
+  const uploads: Upload[] = [];
 
   async function handle(request: IncomingMessage, response: ServerResponse, instance?: string): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const text = Buffer.concat(chunks).toString('utf8');
     const path = request.url ?? '/';
     const method = path.split('/').at(-1) ?? '';
+    const fileMatch = /^\/file\/bot[^/]+\/files\/(.+)$/.exec(path);
+    const hostedFile = fileMatch ? hosted.get(decodeURIComponent(fileMatch[1] ?? '')) : undefined;
+    if (hostedFile) {
+      response.writeHead(200, { 'content-type': 'application/octet-stream' });
+      if (hostedFile.path) await pipeline(createReadStream(hostedFile.path), response);
+      else response.end(hostedFile.bytes);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    const text = raw.toString('utf8');
+    if (method === 'sendPhoto' || method === 'sendDocument') {
+      const form = await new Request('http://proxy/', { method: 'POST', headers: { 'content-type': request.headers['content-type'] ?? '' }, body: raw }).formData();
+      const file = form.get(method === 'sendPhoto' ? 'photo' : 'document');
+      const caption = form.get('caption');
+      const upload: Upload = {
+        method,
+        chatId: String(form.get('chat_id')),
+        ...(typeof caption === 'string' ? { caption } : {}),
+        fileName: file instanceof File ? file.name : '',
+        bytes: file instanceof File ? Buffer.from(await file.arrayBuffer()) : Buffer.alloc(0),
+      };
+      uploads.push(upload);
+      calls.push({ method, body: { chat_id: upload.chatId, caption: upload.caption, fileName: upload.fileName }, status: 200 });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result: { message_id: 90_000 + uploads.length, chat: { id: Number(upload.chatId) }, date: 0 } }));
+      return;
+    }
     let body: Record<string, unknown> = {};
     try {
       body = text === '' ? {} : (JSON.parse(text) as Record<string, unknown>);
@@ -77,6 +116,13 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
       response.on('close', () => {
         poll.endedAt = Date.now();
       });
+    }
+    if (method === 'getFile' && typeof body.file_id === 'string' && hosted.has(body.file_id)) {
+      const file = hosted.get(body.file_id);
+      const size = file?.declaredSize ?? (file?.path ? statSync(file.path).size : (file?.bytes?.length ?? 0));
+      calls.push({ method, body, status: 200 });
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, result: { file_id: body.file_id, file_size: size, file_path: `files/${body.file_id}` } }));
+      return;
     }
     const rule = rules.find((candidate) => candidate.method === method && candidate.remaining > 0 && (candidate.when?.(body) ?? true));
     if (rule) {
@@ -144,6 +190,10 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     inject(method, answer, options = {}) {
       rules.push({ method, answer, remaining: options.times ?? 1, when: options.when });
     },
+    hostFile(fileId, file) {
+      hosted.set(fileId, file);
+    },
+    uploads,
     redeliverNextUpdates() {
       redeliver = 'capture';
     },

@@ -20,6 +20,8 @@ export type TelegramScenarioOptions = {
   readonly extraTools?: readonly ToolDefinition[];
   /** How often the app sweeps (expiry, resumptions, unfinished events); default the app's 15 s. */
   readonly sweepEveryMs?: number;
+  /** More variables for the app, given the scripted model (e.g. its URL as the transcription endpoint). */
+  readonly environment?: (model: ScriptedModelServer) => Readonly<Record<string, string>>;
 };
 
 /** The emulator, the scripted model and the app, wired like `npm start`. */
@@ -63,6 +65,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
       OPENAI_BASE_URL: model.url,
       // The gateway is always on in server mode: an ephemeral port keeps parallel scenarios apart.
       WEBHOOK_PORT: '0',
+      ...options.environment?.(model),
     },
   });
   const botMessages = (chatId?: number) => emulator.botMessages(scenarioToken, chatId);

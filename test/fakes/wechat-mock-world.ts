@@ -1,3 +1,4 @@
+import { FileBox, type FileBoxInterface } from 'file-box';
 import { mock, PuppetMock } from 'wechaty-puppet-mock';
 import { waitFor } from './start-test-app.js';
 
@@ -24,6 +25,10 @@ export type WechatMockWorld = {
   sayWithId(from: ContactMock, text: string, messageId: string): void;
   /** A person sends a picture privately; returns the message id. */
   sendPicture(from: ContactMock): string;
+  /** A person sends a file privately (an image by its name: .png, .jpg; a document: .txt, .pdf); returns the message id. */
+  sendFile(from: ContactMock, name: string, bytes: Buffer): string;
+  /** Files the bot sent (the mock cannot store a file read from disk, so sends are recorded here). */
+  readonly sentFiles: readonly { readonly conversationId: string; readonly name: string; readonly bytes: Buffer }[];
   /** The puppet reports a message again (as after a reconnect). */
   replay(messageId: string): void;
   /** Every text the bot sent to a contact or room, in order. */
@@ -41,6 +46,15 @@ export function createWechatMockWorld(): WechatMockWorld {
   const self = mocker.createContact({ id: 'echo-bot', name: 'Echo' });
   const sent: SentByBot[] = [];
   const seen: string[] = [];
+  const sentFiles: { conversationId: string; name: string; bytes: Buffer }[] = [];
+  // An own property shadows the prototype's method, which is what wechaty calls.
+  Object.defineProperty(puppet, 'messageSendFile', {
+    configurable: true,
+    value: async (conversationId: string, file: FileBoxInterface) => {
+      sentFiles.push({ conversationId, name: file.name, bytes: await file.toBuffer() });
+      return undefined;
+    },
+  });
 
   puppet.on('message', ({ messageId }) => {
     seen.push(messageId);
@@ -81,6 +95,15 @@ export function createWechatMockWorld(): WechatMockWorld {
       puppet.emit('message', { messageId: message.id });
       return message.id;
     },
+    sendFile(from, name, bytes) {
+      // As the mock stores a file message: its payload, and the file box cached under the message id. 6: Image, 1: Attachment.
+      const type = /\.(png|jpe?g)$/i.test(name) ? 6 : 1;
+      const message = mocker.MessageMock.create({ id: `file-${seen.length}`, talkerId: from.id, listenerId: self.id, timestamp: Date.now(), type });
+      mocker.cacheFileBoxPayload.set(message.id, FileBox.fromBase64(bytes.toString('base64'), name).toJSON());
+      puppet.emit('message', { messageId: message.id });
+      return message.id;
+    },
+    sentFiles,
     replay(messageId) {
       puppet.emit('message', { messageId });
     },

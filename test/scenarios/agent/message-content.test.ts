@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 describe('what the model is told about a message', () => {
-  it('mentions attachments it cannot see and the message being replied to', async () => {
+  it('mentions attachments its channel cannot fetch, and the message being replied to', async () => {
     const id = createId();
     await test.app.bus.publish({
       type: 'message-received',
@@ -38,7 +38,7 @@ describe('what the model is told about a message', () => {
     await waitFor(() => test.terminalText().includes('echo: what is this?'), 'the answer');
     const sent = JSON.stringify(model.requests.at(-1)?.body?.messages?.at(-1));
     expect(sent).toContain('[Replying to: \\"the earlier message\\"]');
-    expect(sent).toContain('[Attached photo: you cannot see its content.]');
-    expect(sent).toContain('[Attached document \\"report.pdf\\": you cannot see its content.]');
+    expect(sent).toContain('[Photo: attached, but this channel cannot fetch files, so its content is unknown.]');
+    expect(sent).toContain('[File \\"report.pdf\\": attached, but this channel cannot fetch files, so its content is unknown.]');
   });
 });

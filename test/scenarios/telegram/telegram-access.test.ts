@@ -36,13 +36,13 @@ describe('telegram access', () => {
     expect(scenario.modelRequests()).toHaveLength(0);
   });
 
-  it('answers a sticker with a clear sentence instead of dropping it', async () => {
+  it('answers a kind of message it cannot read (a game) with a clear sentence instead of dropping it', async () => {
     scenario = await startTelegramScenario({ allowFrom: '1001' });
     const client = scenario.client({ userId: 1001 });
-    const sticker = client.makeMessage('', { sticker: { file_id: 'sticker-1', width: 512, height: 512 } } as never) as Record<string, unknown>;
-    delete sticker.text;
-    await client.sendMessage(sticker as never);
-    const answer = await scenario.waitForBotMessage((message) => message.chatId === '1001', 'the answer to the sticker');
+    const game = client.makeMessage('', { game: { title: 'Chess', description: 'a game', photo: [] } } as never) as Record<string, unknown>;
+    delete game.text;
+    await client.sendMessage(game as never);
+    const answer = await scenario.waitForBotMessage((message) => message.chatId === '1001', 'the answer to the game');
     expect(answer.text).toBe("I can't read this kind of message yet. Please send text.");
     expect(scenario.modelRequests()).toHaveLength(0);
   });

@@ -5,17 +5,23 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createScriptedModelServer, type ScriptedModelServer } from '../../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp, waitFor } from '../../fakes/start-test-app.js';
 import { findFreePort, startTelegramEmulator, type TelegramEmulator } from '../../fakes/telegram-emulator.js';
+import { startTelegramFaultProxy, type TelegramFaultProxy } from '../../fakes/telegram-fault-proxy.js';
 import { scenarioToken } from '../../fakes/telegram-scenario.js';
+import { createPdf, oggBytes, pngBytes } from '../../fakes/media-samples.js';
 
 const secret = 'webhook-secret-for-the-scenario';
+const alice = { id: 1001, is_bot: false, first_name: 'Alice', username: 'alice', language_code: 'en' };
+const chat = { id: 1001, first_name: 'Alice', username: 'alice', type: 'private' };
 
 describe('telegram webhook mode through the HTTP gateway', () => {
   let emulator: TelegramEmulator | undefined;
+  let proxy: TelegramFaultProxy | undefined;
   let model: ScriptedModelServer | undefined;
   let testApp: TestApp | undefined;
   let configDir: string | undefined;
   afterEach(async () => {
     await testApp?.stop();
+    await proxy?.close();
     await emulator?.stop();
     await model?.close();
     if (configDir) rmSync(configDir, { recursive: true, force: true });
@@ -47,5 +53,58 @@ describe('telegram webhook mode through the HTTP gateway', () => {
     await testApp.app.bus.idle();
     expect(model.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(1);
     expect(testApp.app.startupLines.find((line) => line.startsWith('telegram:'))).toBe('telegram: on (webhook at bot.example.com, 1 allowed user)');
+  });
+
+  it('an album posted as three updates is one turn; a PDF and a voice note arrive as text the model reads', async () => {
+    emulator = await startTelegramEmulator();
+    proxy = await startTelegramFaultProxy(emulator.apiRoot);
+    model = await createScriptedModelServer();
+    configDir = mkdtempSync(join(tmpdir(), 'echo-telegram-webhook-'));
+    const configFile = join(configDir, 'webhook.yaml');
+    writeFileSync(configFile, `channels:\n  telegram:\n    mode: webhook\n    webhookUrl: https://bot.example.com/telegram/hook\n    webhookSecret: ${secret}\n    albumWindowMs: 300\n`);
+    const port = await findFreePort();
+    testApp = await startTestApp({
+      configFile,
+      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: proxy.apiRoot, TELEGRAM_ALLOW_FROM: '1001', OPENAI_BASE_URL: model.url, ECHO_TRANSCRIPTION_BASE_URL: model.url, WEBHOOK_PORT: String(port) },
+    });
+    const post = async (update: unknown) => {
+      const response = await fetch(`http://127.0.0.1:${port}/telegram/hook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret }, body: JSON.stringify(update) });
+      expect(response.status).toBe(200);
+    };
+    const answered = (text: string) => waitFor(() => emulator?.botMessages(scenarioToken, 1001).find((message) => message.text === text), text);
+    const lastUserContent = () => [...(model?.requests.at(-1)?.body?.messages ?? [])].reverse().find((message) => message.role === 'user')?.content;
+
+    // As Telegram sends an album: one update per photo, the same media_group_id, the caption on the first.
+    for (const name of ['p1', 'p2', 'p3']) proxy.hostFile(`AgACAgQAAxkBAAI${name}`, { bytes: pngBytes });
+    const photo = (name: string) => [
+      { file_id: `AgACAgQAAxkBAAI${name}-s`, file_unique_id: `AQAD${name}s`, file_size: 1201, width: 90, height: 67 },
+      { file_id: `AgACAgQAAxkBAAI${name}`, file_unique_id: `AQAD${name}`, file_size: pngBytes.length, width: 1280, height: 960 },
+    ];
+    model.enqueue({ text: 'a lovely album' });
+    await post({ update_id: 7001, message: { message_id: 501, from: alice, chat, date: 1_760_000_000, media_group_id: '13813377405', photo: photo('p1'), caption: 'holiday' } });
+    await post({ update_id: 7002, message: { message_id: 502, from: alice, chat, date: 1_760_000_000, media_group_id: '13813377405', photo: photo('p2') } });
+    await post({ update_id: 7003, message: { message_id: 503, from: alice, chat, date: 1_760_000_000, media_group_id: '13813377405', photo: photo('p3') } });
+    expect((await answered('a lovely album')).replyTo).toBe(501);
+    await testApp.app.bus.idle();
+    expect(model.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(1);
+    const album = lastUserContent() as { type: string; text?: string }[];
+    expect(album.map((part) => part.type)).toEqual(['text', 'image_url', 'image_url', 'image_url']);
+    expect(album[0]?.text).toBe('holiday');
+
+    proxy.hostFile('BQACAgQAAxkBAAIpdf', { bytes: createPdf('Meeting at 10:30 in room B') });
+    model.enqueue({ text: 'got the agenda' });
+    await post({
+      update_id: 7004,
+      message: { message_id: 504, from: alice, chat, date: 1_760_000_100, document: { file_name: 'agenda.pdf', mime_type: 'application/pdf', file_id: 'BQACAgQAAxkBAAIpdf', file_unique_id: 'AgADpdf', file_size: 900 } },
+    });
+    await answered('got the agenda');
+    expect(String(lastUserContent())).toContain('its text follows.]\nMeeting at 10:30 in room B');
+
+    proxy.hostFile('AwACAgQAAxkBAAIvoice', { bytes: oggBytes });
+    model.setTranscription(() => ({ text: 'call me back later' }));
+    model.enqueue({ text: 'will do' });
+    await post({ update_id: 7005, message: { message_id: 505, from: alice, chat, date: 1_760_000_200, voice: { duration: 2, mime_type: 'audio/ogg', file_id: 'AwACAgQAAxkBAAIvoice', file_unique_id: 'AgADvoice', file_size: oggBytes.length } } });
+    await answered('will do');
+    expect(lastUserContent()).toBe('[Voice message: the person said this aloud; transcript follows.]\ncall me back later');
   });
 });

@@ -37,7 +37,9 @@ describe('loadConfig: config/default.yaml', () => {
     const root = projectRoot();
     const { config, files } = loaded(loadConfig({ root, environment: {} }));
     expect(files).toEqual([join(root, 'config', 'default.yaml')]);
-    expect(config.model.primary).toEqual({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, name: 'gpt-4o-mini', timeoutMs: 60_000, stream: true });
+    expect(config.model.primary).toEqual({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, name: 'gpt-4o-mini', timeoutMs: 60_000, stream: true, vision: true });
+    expect(config.model.transcription).toEqual({ baseUrl: undefined, apiKey: undefined, model: 'whisper-1', timeoutMs: 120_000 });
+    expect(config.media).toMatchObject({ keepHours: 72, maxFileBytes: 20 * 1024 * 1024, maxTextChars: 20_000 });
     expect(config.storage.dataDir).toBe(join(root, 'data'));
     expect(config.tools.workspaceDir).toBe(join(root, 'data', 'workspace'));
     expect(config.log.level).toBe('info');
@@ -77,10 +79,15 @@ describe('loadConfig: config/default.yaml', () => {
           WEBHOOK_PORT: '9999',
           WEBHOOK_SECRET: 'hook-secret',
           ECHO_TIMEZONE: 'Europe/Paris',
+          ECHO_MODEL_VISION: 'false',
+          ECHO_TRANSCRIPTION_BASE_URL: 'http://127.0.0.1:9001/v1',
+          ECHO_TRANSCRIPTION_API_KEY: 'whisper-key',
+          ECHO_TRANSCRIPTION_MODEL: 'whisper-large-v3',
         },
       }),
     );
-    expect(config.model.primary).toMatchObject({ apiKey: 'sk-test', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3' });
+    expect(config.model.primary).toMatchObject({ apiKey: 'sk-test', baseUrl: 'http://127.0.0.1:11434/v1', name: 'llama3', vision: false });
+    expect(config.model.transcription).toMatchObject({ baseUrl: 'http://127.0.0.1:9001/v1', apiKey: 'whisper-key', model: 'whisper-large-v3' });
     expect(config.model.fallback).toMatchObject({ provider: 'anthropic', apiKey: 'ak-test' });
     expect(config.storage.dataDir).toBe('/var/lib/echo');
     expect(config.log.level).toBe('debug');

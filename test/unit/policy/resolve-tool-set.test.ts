@@ -17,8 +17,8 @@ describe('profiles', () => {
     expect(sorted(profiles.messaging)).toEqual(sorted(['message', 'ask_user', 'session_search', 'memory', 'todo', 'schedule_task', 'list_tasks', 'cancel_task', 'web_fetch']));
   });
 
-  it('coding is messaging plus the four file tools', () => {
-    expect(sorted(profiles.coding)).toEqual(sorted([...profiles.messaging, 'read_file', 'list_dir', 'write_file', 'edit_file']));
+  it('coding is messaging plus the four file tools and send_file', () => {
+    expect(sorted(profiles.coding)).toEqual(sorted([...profiles.messaging, 'read_file', 'list_dir', 'write_file', 'edit_file', 'send_file']));
     expect(profiles.coding).not.toContain('exec');
   });
 

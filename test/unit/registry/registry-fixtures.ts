@@ -85,6 +85,9 @@ export const untouchedServices: ToolServices = {
   sendMessage: async () => {
     throw new Error('sendMessage() was not expected');
   },
+  sendFile: async () => {
+    throw new Error('sendFile() was not expected');
+  },
   scheduler: {
     validate: () => ({ ok: false, error: 'no scheduler in this test' }),
     create: async () => ({ ok: false, error: 'no scheduler in this test' }),

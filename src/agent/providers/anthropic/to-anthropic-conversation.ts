@@ -1,6 +1,7 @@
 import type { ContentBlockParam, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { assertNever } from '../../../events/assert-never.js';
-import type { ChatMessage } from '../../../model/chat-message.js';
+import type { ChatMessage, ImageInput } from '../../../model/chat-message.js';
+import { missingImageNote } from '../../../model/missing-image-note.js';
 import type { ToolSchema } from '../../../model/model-port.js';
 
 /** The parts of a Messages API request that come from the conversation. */
@@ -31,7 +32,7 @@ export function toAnthropicConversation(messages: readonly ChatMessage[]): Anthr
         systemParts.push(message.content);
         break;
       case 'user':
-        append('user', textBlocks(message.content));
+        append('user', [...imageBlocks(message.images ?? []), ...textBlocks(message.content)]);
         break;
       case 'assistant':
         append('assistant', [
@@ -61,6 +62,14 @@ export function toAnthropicTools(tools: readonly ToolSchema[]): Tool[] {
     description: tool.description,
     input_schema: { ...tool.parameters, type: 'object' },
   }));
+}
+
+// Images first, then the text about them (the order Anthropic recommends); an image not loaded is named in text.
+function imageBlocks(images: readonly ImageInput[]): ContentBlockParam[] {
+  return images.map((image): ContentBlockParam => {
+    if (image.data === undefined) return { type: 'text', text: missingImageNote(image) };
+    return { type: 'image', source: { type: 'base64', media_type: image.mediaType as 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp', data: image.data } };
+  });
 }
 
 // The API rejects empty text blocks.

@@ -1,6 +1,7 @@
-import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type { ChatCompletionContentPart, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import { assertNever } from '../../../events/assert-never.js';
-import type { ChatMessage } from '../../../model/chat-message.js';
+import type { ChatMessage, ImageInput } from '../../../model/chat-message.js';
+import { missingImageNote } from '../../../model/missing-image-note.js';
 import type { ToolSchema } from '../../../model/model-port.js';
 
 /** Maps provider-neutral messages to OpenAI chat messages (tool calls → `tool_calls`, tool results → role `tool`). */
@@ -10,7 +11,7 @@ export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompleti
       case 'system':
         return { role: 'system', content: message.content };
       case 'user':
-        return { role: 'user', content: message.content };
+        return { role: 'user', content: message.images?.length ? userParts(message.content, message.images) : message.content };
       case 'assistant': {
         const toolCalls = message.toolCalls ?? [];
         if (toolCalls.length === 0) return { role: 'assistant', content: message.content };
@@ -31,6 +32,16 @@ export function toOpenAiMessages(messages: readonly ChatMessage[]): ChatCompleti
         return assertNever(message, 'chat message role');
     }
   });
+}
+
+/** A user message with images: the text first, then each image as a data URL (an image not loaded is named in text). */
+function userParts(text: string, images: readonly ImageInput[]): ChatCompletionContentPart[] {
+  const parts: ChatCompletionContentPart[] = text === '' ? [] : [{ type: 'text', text }];
+  for (const image of images) {
+    if (image.data === undefined) parts.push({ type: 'text', text: missingImageNote(image) });
+    else parts.push({ type: 'image_url', image_url: { url: `data:${image.mediaType};base64,${image.data}` } });
+  }
+  return parts;
 }
 
 /** Maps tool schemas to OpenAI function tools. */

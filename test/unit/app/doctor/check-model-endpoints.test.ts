@@ -4,8 +4,8 @@ import { modelListUrl } from '../../../../src/app/doctor/probe-model-endpoint.js
 import type { Config } from '../../../../src/config/config-schema.js';
 
 type Endpoint = Config['model']['primary'];
-const openai = (overrides: Partial<Endpoint> = {}): Endpoint => ({ provider: 'openai', name: 'gpt-4o-mini', timeoutMs: 60_000, stream: true, ...overrides });
-const anthropic: Endpoint = { provider: 'anthropic', name: 'claude-sonnet-4-5', apiKey: 'sk-ant-secret', timeoutMs: 60_000, stream: true };
+const openai = (overrides: Partial<Endpoint> = {}): Endpoint => ({ provider: 'openai', name: 'gpt-4o-mini', timeoutMs: 60_000, stream: true, vision: true, ...overrides });
+const anthropic: Endpoint = { provider: 'anthropic', name: 'claude-sonnet-4-5', apiKey: 'sk-ant-secret', timeoutMs: 60_000, stream: true, vision: true };
 const describe3s = (endpoint: Endpoint, probe: Parameters<typeof describeModelProbe>[0]['probe']) => describeModelProbe({ label: 'primary', endpoint, probe, timeoutMs: 3000 });
 
 describe('modelListUrl', () => {

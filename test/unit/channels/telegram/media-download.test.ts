@@ -1,4 +1,7 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createBotApi } from '../../../../channels/telegram/bot-api.js';
@@ -39,17 +42,21 @@ describe('telegram media download', () => {
     return `http://127.0.0.1:${(stub.address() as AddressInfo).port}`;
   }
 
-  it('downloads a file under the cap and refuses files over it, by declared size or while reading', async () => {
+  it('streams a file under the cap to disk and refuses files over it, by declared size or while reading, leaving nothing behind', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'echo-media-download-'));
+    const to = (name: string) => ({ path: join(folder, name), maxBytes: 1000 });
     const apiRoot = await start();
     const logger = await createLogger({ level: 'silent', pretty: false });
     const transport = createTelegramTransport({ api: createBotApi({ token, apiRoot }), throttle: createChatThrottle(), logger, token });
     const downloader = createMediaDownloader({ transport, apiRoot, token });
-    const small = await downloader.download('photos/small.jpg', 1000);
-    expect(small.ok && small.bytes.toString('utf8')).toBe('hello');
-    expect(await downloader.download('photos/big.jpg', 1000)).toMatchObject({ ok: false, tooLarge: true });
-    expect(await downloader.download('voice/unsized.ogg', 1000)).toMatchObject({ ok: false, tooLarge: true });
-    const missing = await downloader.download('nope', 1000);
+    expect(await downloader.download('photos/small.jpg', to('small'))).toEqual({ ok: true, bytes: 5 });
+    expect(readFileSync(join(folder, 'small'), 'utf8')).toBe('hello');
+    expect(await downloader.download('photos/big.jpg', to('big'))).toMatchObject({ ok: false, tooLarge: true });
+    expect(await downloader.download('voice/unsized.ogg', to('unsized'))).toMatchObject({ ok: false, tooLarge: true });
+    expect([existsSync(join(folder, 'big')), existsSync(join(folder, 'unsized'))]).toEqual([false, false]);
+    const missing = await downloader.download('nope', to('nope'));
     expect(missing.ok).toBe(false);
     expect(missing.ok ? '' : missing.error).not.toContain(token);
+    rmSync(folder, { recursive: true, force: true });
   });
 });

@@ -49,10 +49,44 @@ describe('telegram updateToEvent', () => {
     ]);
   });
 
-  it('marks media without a caption and stickers as unsupported, and service messages as ignored', () => {
-    expect(translate(message({ voice: { file_id: 'v1' } })).kind).toBe('unsupported');
-    expect(translate(message({ sticker: { file_id: 's1' } })).kind).toBe('unsupported');
+  it('turns media without a caption into a message with its media, and marks games as unsupported and service messages as ignored', () => {
+    const voice = translate(message({ voice: { file_id: 'v1', mime_type: 'audio/ogg', duration: 3 } }));
+    if (voice.kind !== 'message') throw new Error(voice.kind);
+    expect([voice.event.text, voice.event.media]).toEqual(['', [{ kind: 'voice', id: 'v1', mimeType: 'audio/ogg' }]]);
+    const sticker = translate(message({ sticker: { file_id: 's1', emoji: '👍' } }));
+    if (sticker.kind !== 'message') throw new Error(sticker.kind);
+    expect([sticker.event.text, sticker.event.media]).toEqual(['[Sticker 👍]', [{ kind: 'sticker', id: 's1', mimeType: 'image/webp' }]]);
+    const animated = translate(message({ sticker: { file_id: 's2', emoji: '🎉', is_animated: true } }));
+    if (animated.kind !== 'message') throw new Error(animated.kind);
+    expect([animated.event.text, animated.event.media]).toEqual(['[Sticker 🎉]', []]);
+    expect(translate(message({ game: { title: 'Chess' } })).kind).toBe('unsupported');
     expect(translate(message({ new_chat_title: 'x' })).kind).toBe('ignored');
+  });
+
+  it('turns locations, places, contacts, polls, dice and videos into short text, without a download', () => {
+    const textOf = (fields: Record<string, unknown>) => {
+      const translation = translate(message(fields));
+      if (translation.kind !== 'message') throw new Error(translation.kind);
+      expect(translation.event.media).toEqual([]);
+      return translation.event.text;
+    };
+    expect(textOf({ location: { latitude: 52.52, longitude: 13.4 } })).toBe('[Shared location: 52.52, 13.4]');
+    expect(textOf({ location: { latitude: 1, longitude: 2 }, venue: { location: { latitude: 1, longitude: 2 }, title: 'Cafe', address: 'Main St 1' } })).toBe('[Shared place: Cafe, Main St 1 (1, 2)]');
+    expect(textOf({ contact: { phone_number: '+4930123', first_name: 'Bob', last_name: 'Lee' } })).toBe('[Shared contact: Bob Lee, phone +4930123]');
+    expect(textOf({ poll: { question: 'Lunch?', options: [{ text: 'yes' }, { text: 'no' }] } })).toBe('[Poll: Lunch? Options: yes | no]');
+    expect(textOf({ dice: { emoji: '🎲', value: 4 } })).toBe('[Rolled 🎲: 4]');
+    expect(textOf({ caption: 'our trip', video: { file_id: 'v', mime_type: 'video/mp4', file_size: 2048, duration: 9 } })).toBe('our trip\n[Video (video/mp4, 2 kB, 9 s): its pictures are not read.]');
+  });
+
+  it('takes the largest photo size a bot may download, marks files over 20 MB, and keeps the album id', () => {
+    const mebibyte = 1024 * 1024;
+    const album = translate(message({ media_group_id: 'album-1', photo: [{ file_id: 'small', file_size: mebibyte }, { file_id: 'huge', file_size: 25 * mebibyte }] }));
+    if (album.kind !== 'message') throw new Error(album.kind);
+    expect(album.mediaGroupId).toBe('album-1');
+    expect(album.event.media).toEqual([{ kind: 'photo', id: 'small', sizeBytes: mebibyte }]);
+    const big = translate(message({ document: { file_id: 'big', file_name: 'film.zip', file_size: 30 * mebibyte } }));
+    if (big.kind !== 'message') throw new Error(big.kind);
+    expect(big.event.media).toEqual([{ kind: 'document', id: 'big', fileName: 'film.zip', sizeBytes: 30 * mebibyte, overPlatformLimit: true }]);
   });
 
   it('in a group: recognises a mention, strips it, and keys the session per group or per user', () => {

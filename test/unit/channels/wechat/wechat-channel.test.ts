@@ -129,14 +129,15 @@ describe('WeChat channel on wechaty-puppet-mock', () => {
     await waitFor(() => channel.status().state === 'running', 'the login');
   });
 
-  it('tells the person when it cannot read a picture, or when it is too busy', async () => {
+  it('hands a picture on as a message with a photo reference, and tells the person when it is too busy', async () => {
     const { world, alice, events } = await start();
-    world.sendPicture(alice);
-    expect(await world.waitForSent('alice', 1)).toEqual(['我暂时无法读取这类消息，请发送文字。']);
+    const pictureId = world.sendPicture(alice);
+    await waitFor(() => events.length === 1, 'the picture as an event');
+    expect(events[0]).toMatchObject({ type: 'message-received', text: '', media: [{ kind: 'photo', id: pictureId }] });
     if (harness) harness.emitAnswer = { accepted: false, reason: 'busy' };
     world.say(alice, 'are you there?');
-    expect(await world.waitForSent('alice', 2)).toContain('我现在很忙，没能接收你的消息。请稍后再发一次。');
-    expect(events).toHaveLength(1);
+    expect(await world.waitForSent('alice', 1)).toEqual(['我现在很忙，没能接收你的消息。请稍后再发一次。']);
+    expect(events).toHaveLength(2);
   });
 
   it('an uninstalled puppet package leaves the channel degraded with the install command, and retries without throwing', async () => {
