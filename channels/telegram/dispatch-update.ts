@@ -137,7 +137,11 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           return 'dispatched';
         }
         const result = await emit(event);
-        if (result.accepted) return 'dispatched';
+        if (result.accepted) {
+          // Until confirmed, a redelivery to another process (after this one died) takes the claim over.
+          await options.dedupe.confirm(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not confirmed'));
+          return 'dispatched';
+        }
         if (result.reason === 'closed' || result.reason === 'unavailable') {
           await options.dedupe.release(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not released'));
           return result.reason === 'closed' ? 'closed' : refuseUnrecorded(event);

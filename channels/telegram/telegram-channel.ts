@@ -4,7 +4,7 @@ import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
-import { createDedupe } from '../../src/dedupe/create-dedupe.js';
+import { createDedupe, type DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import { abortableSleep, backoffDelay } from '../../src/retry/backoff-delay.js';
 import { type BotApi, createBotApi } from './bot-api.js';
 import { createChatThrottle, type ThrottleLimits, telegramLimits } from './chat-throttle.js';
@@ -145,7 +145,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
     bot: async () => bot ?? identify(),
     emit: () => emitter,
     // Telegram re-delivers unacknowledged updates for about a day: claims last storage.dedupeHours (24 h by default).
-    dedupe: createDedupe({ store: options.store.namespace<number>('telegram-updates'), keyPrefix: botKey, ttlMs: options.dedupeTtlMs ?? 24 * 60 * 60 * 1000, memoryLimit: 1000 }),
+    dedupe: createDedupe({ store: options.store.namespace<DedupeRow>('telegram-updates'), keyPrefix: botKey, ttlMs: options.dedupeTtlMs ?? 24 * 60 * 60 * 1000, memoryLimit: 1000 }),
     strangers: createStrangerNotices({ store: options.store.namespace<string>('telegram-strangers'), now: options.now }),
     sender,
     transport,

@@ -1,4 +1,5 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import { createWechatChannel, type WechatChannelOptions } from './wechat-channel.js';
 
 /** Seams a test may set (a mock puppet, no pacing); config cannot set them. */
@@ -38,7 +39,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
         dataDir: config.storage.dataDir,
         messages: context.messagesFor('wechat'),
         logger: logger.child({ component: 'wechat' }),
-        seenMessages: context.store.namespace<number>('wechat-messages'),
+        seenMessages: context.store.namespace<DedupeRow>('wechat-messages'),
         timezone: config.agent.timezone,
         cluster: context.instance.mode === 'cluster' ? { leadership: context.instance.leadership, handOff: context.instance.handOff } : undefined,
         ...overrides,

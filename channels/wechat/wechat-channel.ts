@@ -4,7 +4,7 @@ import type { HandOff } from '../../src/cluster/hand-off.js';
 import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
 import type { Config } from '../../src/config/config-schema.js';
 import { describeError } from '../../src/errors/echo-error.js';
-import { createDedupe } from '../../src/dedupe/create-dedupe.js';
+import { createDedupe, type DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
@@ -33,7 +33,7 @@ export type WechatChannelOptions = {
   readonly messages: Messages;
   readonly logger: Logger;
   /** Store namespace of seen message ids (`wechat-messages`). */
-  readonly seenMessages: KeyValueNamespace<number>;
+  readonly seenMessages: KeyValueNamespace<DedupeRow>;
   /** IANA zone times on cards are shown in. */
   readonly timezone?: string;
   /** A puppet instance instead of the configured package (tests: wechaty-puppet-mock). Never read from config. */
@@ -177,6 +177,7 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
     if (data.kind === 'media') rememberMedia(message);
     else if (data.kind !== 'text' || data.text.trim() === '') return;
     const result = await emit(toEvent(data, { now: now() }));
+    if (result.accepted) await dedupe.confirm(data.messageId).catch((error: unknown) => logger.warn({ err: error, messageId: data.messageId }, 'WeChat: dedupe claim not confirmed'));
     // A closed bus means the app is stopping: nobody to tell.
     // WeChat never delivers a message twice: a refused one must be sent again by the person.
     if (!result.accepted && result.reason !== 'closed') await sender.deliver(chatId, [messages.busy]);

@@ -118,7 +118,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       telemetry.emitAudit(entry);
     },
   };
-  const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'));
+  const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000);
   const outbox = createOutbox({ logger, isClaimHeld, onFinalDelivered: (eventId) => delivered.record(eventId) });
   let events: Awaited<ReturnType<typeof openEventBus>>;
   try {

@@ -45,8 +45,10 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
     connectionString: options.url,
     schema: clusterSchema,
     application_name: `echo-agent ${hostname()} ${process.pid}`,
-    // Dead workers are found by their missing heartbeats: looked for often, so a turn moves within seconds.
+    // Dead workers are found by their missing heartbeats in the monitor pass (which also counts the queues):
+    // looked for every few seconds, so a dead instance's turn moves soon after its heartbeat lapses.
     superviseIntervalSeconds: 2,
+    monitorIntervalSeconds: 3,
     max: 10,
     openTelemetry: { enabled: false },
   });

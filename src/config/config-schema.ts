@@ -151,7 +151,7 @@ export const configSchema = z.strictObject({
       url: optionalText.describe('Empty: SQLite in dataDir. redis://host:port for Redis (one process). postgres://user@host:port/db for PostgreSQL.'),
       operationTimeoutMs: z.coerce.number().int().positive().default(5000).describe('Longest one store call may take before it fails and the store counts as degraded.'),
       purgeEveryMinutes: z.coerce.number().positive().default(60).describe('How often expired rows are deleted (keyv alone deletes them only when read).'),
-      dedupeHours: z.coerce.number().positive().default(24).describe('How long the ids of handled Telegram updates and WeChat messages are kept to drop re-deliveries.'),
+      dedupeHours: z.coerce.number().positive().default(24).describe('How long the ids of handled Telegram updates and WeChat messages (and of events whose reply went out) are kept to drop re-deliveries and re-runs.'),
       sessionIdleDays: z.coerce.number().positive().default(90).describe('A conversation untouched this long is forgotten.'),
     })
     .prefault({}),

@@ -2,15 +2,24 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 
 /** Remembers which ids (Telegram update ids, WeChat message ids) were handled, so one delivered twice runs once. */
 export interface Dedupe {
-  /** Claims an id: true the first time it is seen within the TTL, false every later time. */
+  /**
+   * Claims an id: true the first time it is seen within the TTL, false every later time, except that a
+   * claim another process took and never confirmed is taken over (that process died between claiming and
+   * handing the item on, so the item would otherwise be lost).
+   */
   claim(id: string | number): Promise<boolean>;
+  /** Confirms a claim once the item is handed on (queued): from now on every delivery of it is a duplicate. */
+  confirm(id: string | number): Promise<void>;
   /** Gives a claim back (the item was not handled after all, e.g. the bus was closing). */
   release(id: string | number): Promise<void>;
 }
 
+/** A stored claim: who took it and whether the item was handed on (a bare number is a confirmed claim). */
+export type DedupeRow = number | { readonly at: number; readonly by: string; readonly confirmed?: true };
+
 /** Where ids are remembered: a bounded set in memory in front of the store, which outlives restarts. */
 export type DedupeOptions = {
-  readonly store: KeyValueNamespace<number>;
+  readonly store: KeyValueNamespace<DedupeRow>;
   /** Prefixes each stored row (`<keyPrefix>:<id>`), e.g. one per bot; none by default. */
   readonly keyPrefix?: string;
   /** How long a claim is kept in the store. */
@@ -28,6 +37,8 @@ export type DedupeOptions = {
  */
 export function createDedupe(options: DedupeOptions): Dedupe {
   const now = options.now ?? Date.now;
+  // Which process holds an unconfirmed claim: a claim left by another (dead) process is taken over.
+  const claimant = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   const recent = new Set<string>();
   const rowKey = (id: string) => (options.keyPrefix === undefined ? id : `${options.keyPrefix}:${id}`);
   const remember = (id: string) => {
@@ -47,7 +58,8 @@ export function createDedupe(options: DedupeOptions): Dedupe {
         await options.store.update(
           rowKey(id),
           (claimed) => {
-            if (claimed === undefined) return now();
+            if (claimed === undefined) return { at: now(), by: claimant };
+            if (typeof claimed === 'object' && claimed.confirmed !== true && claimed.by !== claimant) return { at: now(), by: claimant };
             seenBefore = true;
             return claimed;
           },
@@ -59,6 +71,9 @@ export function createDedupe(options: DedupeOptions): Dedupe {
         throw error;
       }
       return !seenBefore;
+    },
+    async confirm(rawId) {
+      await options.store.update(rowKey(String(rawId)), (claimed) => (typeof claimed === 'object' ? { ...claimed, confirmed: true } : claimed));
     },
     async release(rawId) {
       const id = String(rawId);

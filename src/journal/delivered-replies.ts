@@ -10,11 +10,8 @@ export interface DeliveredReplies {
   has(eventId: string): Promise<boolean>;
 }
 
-/** Kept as long as a platform may deliver an event again, and longer than any re-run. */
-const keepMs = 3 * 24 * 60 * 60 * 1000;
-
-/** Creates the record over one store namespace. */
-export function createDeliveredReplies(namespace: KeyValueNamespace<number>, now: () => number = Date.now): DeliveredReplies {
+/** Creates the record over one store namespace; `keepMs` is as long as re-runs and re-deliveries are expected (`storage.dedupeHours`). */
+export function createDeliveredReplies(namespace: KeyValueNamespace<number>, keepMs: number, now: () => number = Date.now): DeliveredReplies {
   return {
     record: (eventId) => namespace.set(eventId, now(), keepMs),
     has: async (eventId) => (await namespace.get(eventId)) !== undefined,
