@@ -2,7 +2,8 @@
 // 400 ms per answer. 20 people send 10 numbered messages each while an instance is killed with SIGKILL every
 // 15 s and started again; an approval card is pressed while the instance that showed it is dead; a cron job
 // fires every 10 s. Asserts: every message answered exactly once and in order per chat; one decision and one
-// run of the approved call; every cron slot fired and answered exactly once; never two pollers at once.
+// run of the approved call; every cron slot fired and answered exactly once; never two pollers at once; a turn
+// whose instance is killed mid-way is answered once by another instance.
 // Prints the recovery time after each kill. Run alone with `npm run chaos`.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -17,6 +18,7 @@ import { type ClusterUnderChaos, chaosToken, createClusterUnderChaos } from './c
 const people = Array.from({ length: 20 }, (_, index) => 2001 + index);
 const messagesEach = 10;
 const approver = 9001;
+const slowAsker = 9002;
 const cronChat = 9100;
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 const postgresUp = await isPostgresUp();
@@ -32,7 +34,7 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
   it('answers every message once and in order, decides the card once, fires each cron slot once, and never polls twice', async () => {
     world = await createClusterUnderChaos({
       instances: 3,
-      allowFrom: [...people, approver].join(','),
+      allowFrom: [...people, approver, slowAsker].join(','),
       approvers: String(approver),
       yaml: (workFolder) =>
         [
@@ -52,7 +54,16 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
         ].join('\n'),
     });
     const current = world;
+    // The slow turn: its first run hangs until its instance is killed; the re-run on another instance answers.
+    let slowTurnAskedBy: string | undefined;
     current.model.setFallback((body, context) => {
+      if (context.lastUserText === 'a slow turn') {
+        if (slowTurnAskedBy === undefined) {
+          slowTurnAskedBy = String(context.headers.authorization ?? '').replace('Bearer chaos-key-', '');
+          return { text: 'never sent: its instance is killed first', delayMs: 60_000 };
+        }
+        return { text: 'answer: a slow turn' };
+      }
       if (endsWithToolResult(body)) return { text: 'Continuation: the counter ran.' };
       if (context.lastUserText === 'bump the counter') return { toolCalls: [{ name: 'exec', arguments: { command: 'echo run >> counter.txt' } }] };
       if (context.lastUserText.includes('[Scheduled task tick]')) return { text: 'tick', delayMs: 400 };
@@ -106,15 +117,20 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
       await person.sendCallback(person.makeCallbackQuery(button.callback_data, { message: { message_id: card.messageId } }));
     });
 
-    // Kill 3 (45 s): whichever instance is not the poller now.
+    // Kill 3 (45 s): the instance in the middle of a turn (the slow one), which must move to another instance.
+    await untilSecond(42);
+    const slow = client(slowAsker);
+    await slow.sendMessage(slow.makeMessage('a slow turn'));
+    await waitFor(() => slowTurnAskedBy, 'the slow turn to reach the model', 30_000);
     await untilSecond(45);
-    await killAndRestart(current.names.find((name) => name !== poller()) ?? current.names[0] ?? '', 'a worker');
+    await killAndRestart(slowTurnAskedBy ?? '', 'in the middle of a turn');
     await sending;
 
     const expected = people.flatMap((who) => Array.from({ length: messagesEach }, (_, index) => ({ who, text: textOf(who, index + 1) })));
     const answered = () => new Set(current.emulator.botMessages(chaosToken).map((message) => message.text));
     await waitFor(() => (expected.every(({ text }) => answered().has(`answer: ${text}`)) ? true : undefined), 'an answer to every message', 120_000);
     await waitFor(() => (answered().has('Continuation: the counter ran.') ? true : undefined), 'the approved turn to finish', 60_000);
+    const slowAnswered = await waitFor(() => current.seen().find((message) => message.text === 'answer: a slow turn'), 'the slow turn to be answered by another instance', 90_000);
 
     // A second press after the restart decides nothing more.
     const pressedAgain = card.keyboard?.flat().find((candidate) => /Approve/.test(candidate.text));
@@ -140,7 +156,8 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
       const recoveredAt = Math.max(kill.at, ...pending.map(({ text }) => answeredAt(text)));
       return { ...kill, pending: pending.length, recoverySeconds: (recoveredAt - kill.at) / 1000 };
     });
-    console.log(`cluster chaos: ${kills.length} kills`);
+    const slowKill = kills.find((kill) => kill.why === 'in the middle of a turn');
+    console.log(`cluster chaos: ${kills.length} kills; the turn killed mid-way was answered ${(((slowAnswered.seenAt ?? 0) - (slowKill?.at ?? 0)) / 1000).toFixed(1)} s after its instance died`);
     for (const recovery of recoveries) console.log(`  killed ${recovery.name} (${recovery.why}): ${recovery.pending} messages in flight, all answered ${recovery.recoverySeconds.toFixed(1)} s after the kill`);
 
     // Every message answered exactly once, in order per chat.
@@ -148,6 +165,8 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
       const answers = current.emulator.botMessages(chaosToken, who).map((message) => message.text);
       expect(answers).toEqual(Array.from({ length: messagesEach }, (_, index) => `answer: ${textOf(who, index + 1)}`));
     }
+    // The turn killed mid-way: answered once, by a re-run, never by the killed instance.
+    expect(current.emulator.botMessages(chaosToken, slowAsker).map((message) => message.text)).toEqual(['answer: a slow turn']);
     // One decision, one run of the approved call, one continuation.
     expect(readFileSync(join(current.workFolder, 'workspace', 'counter.txt'), 'utf8')).toBe('run\n');
     const approverMessages = current.emulator.botMessages(chaosToken, approver);

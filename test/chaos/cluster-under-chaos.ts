@@ -62,7 +62,8 @@ export async function createClusterUnderChaos(options: { readonly instances: num
           TELEGRAM_ALLOW_FROM: options.allowFrom,
           TELEGRAM_APPROVERS: options.approvers,
           OPENAI_BASE_URL: model.url,
-          OPENAI_API_KEY: 'chaos-key',
+          // One key per instance: the scripted model tells from it which instance asks.
+          OPENAI_API_KEY: `chaos-key-${name}`,
           ECHO_MODEL: 'chaos-model',
           WEBHOOK_PORT: String(await findFreePort()),
         },
