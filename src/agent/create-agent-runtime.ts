@@ -120,6 +120,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       channel: event.channel,
       chatId: event.chatId,
       isGroup,
+      ...(event.type === 'schedule-fired' ? { jobId: event.jobId } : {}),
       causationId: event.id,
       visibleTools: deps.visibleToolsFor(event.channel),
       runKey: event.id,

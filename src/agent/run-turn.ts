@@ -5,6 +5,7 @@ import { type CallSuspension, executeCalls } from './execute-calls.js';
 import type { ModelFailure, ModelPort } from '../model/model-port.js';
 import type { TurnScope } from './turn-scope.js';
 import type { CallReviewer } from './create-call-reviewer.js';
+import { attributionOf } from './attribution-of.js';
 
 /** How a turn ended: an answer, a wait for a person, or a model that could not be reached. */
 export type TurnOutcome =
@@ -41,10 +42,11 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const repeats = new Map<string, number>();
   const tools = input.registry.definitions(input.scope.visibleTools);
   const system: ChatMessage = { role: 'system', content: input.systemPrompt };
+  const attribution = attributionOf(input.scope);
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration += 1) {
     input.onModelCall?.();
-    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal });
+    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal, attribution });
     if (!result.ok) return { status: 'model-failed', failure: result.failure, newMessages: added };
     const { text, toolCalls } = result.answer;
     added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
@@ -59,7 +61,7 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   }
 
   input.logger.info({ traceId: input.scope.traceId, maxIterations: input.maxIterations }, 'iteration limit reached; forcing a final answer');
-  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [], signal: input.signal });
+  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [], signal: input.signal, attribution });
   if (!final.ok) return { status: 'model-failed', failure: final.failure, newMessages: added };
   added.push({ role: 'assistant', content: final.answer.text });
   return { status: 'completed', text: final.answer.text, newMessages: added };

@@ -1,6 +1,7 @@
 import { placeholderText, type SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { ApprovalCard } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
+import { attributionOf } from './attribution-of.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { CallSuspension } from './execute-calls.js';
@@ -97,6 +98,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     isGroup: scope.isGroup,
     userId: scope.userId,
     userName: scope.userName,
+    ...(scope.jobId === undefined ? {} : { jobId: scope.jobId }),
     causationId: scope.causationId,
     call: suspension.call,
     remainingCalls: suspension.remaining,
@@ -132,7 +134,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
   await deps.history.update(scope.sessionKey, (messages) => renamePlaceholders(messages, suspensionId, approval.id));
   await deps.suspensions.set(approval.id, { ...base, id: approval.id, kind: 'approval' });
 
-  const explanation = await deps.explainRisk({ toolName: approval.toolName, summary, argumentsText, risk: approval.risk });
+  const explanation = await deps.explainRisk({ toolName: approval.toolName, summary, argumentsText, risk: approval.risk, attribution: attributionOf(scope, 'risk-explainer') });
   const card: ApprovalCard = {
     approvalId: approval.id,
     toolName: approval.toolName,

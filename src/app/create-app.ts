@@ -38,10 +38,12 @@ import { createToolRegistry, type ToolRegistry } from '../registry/tool-registry
 import { createStore } from '../store/create-store.js';
 import type { Store } from '../store/key-value-namespace.js';
 import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import type { BudgetControl } from '../budgets/create-budget-control.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
 import { builtinChannels } from './builtin-channels.js';
 import type { AppMode, ApprovalSurface, ChannelAdapter } from './channel-adapter.js';
+import { createBudgets } from './create-budgets.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
 import { createSmartApprovals } from './create-smart-approvals.js';
@@ -76,6 +78,8 @@ export type App = {
   readonly runtime: AgentRuntime;
   readonly registry: ToolRegistry;
   readonly telemetry: Telemetry;
+  /** Usage accounting and budgets. */
+  readonly budgets: BudgetControl;
   /** How a channel hands an event in: journaled, then queued (what every channel's `emit` is). */
   accept(event: InboundEvent): Promise<EmitResult>;
   readonly channels: ReadonlyMap<string, Channel>;
@@ -117,6 +121,8 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       telemetry.emitAudit(entry);
     },
   };
+  const budgets = createBudgets({ config, store, telemetry, audit, logger, now });
+  const model = budgets.meter(modelResult.model);
   const outbox = createOutbox(logger);
   const bus = createInProcessBus({ ...config.bus, logger });
   const intake = createDurableIntake({ bus, journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')), logger });
@@ -224,7 +230,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   });
 
   const approvalRouteFor = createApprovalRouting(config, activeSurfaces);
-  const smart = await createSmartApprovals({ config, primaryModel: modelResult.model, store, audit, outbox, messagesFor, approvalRouteFor, now });
+  const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter });
   if (!smart.ok) {
     await store.close();
     return smart;
@@ -232,7 +238,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
 
   const runtime = createAgentRuntime(
     {
-      model: modelResult.model,
+      model,
       registry,
       history,
       approvals,
@@ -254,11 +260,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       visibleToolsFor,
       approvalRouteFor,
       servicesFor,
-      explainRisk: createRiskExplainer({ model: modelResult.model, timeoutMs: 4000, enabled: config.approvals.explain }),
+      explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),
       now,
       turnFinished: (report) => telemetry.emitTurnFinished(report),
       streamingChannels: new Set([...traits].filter(([, declared]) => declared.streams).map(([name]) => name)),
       smartApprovals: smart.smartApprovals,
+      budgets: budgets.control,
     },
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
@@ -328,6 +335,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     runtime,
     registry,
     telemetry,
+    budgets: budgets.control,
     accept: (event) => intake.accept(event),
     channels,
     chatChannels: [...activeSurfaces().keys()],
@@ -373,6 +381,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await fileAudit.flush();
       await registry.flush();
       await intake.flush();
+      await budgets.control.ledger.flush();
       await store.close();
       return { drained: result.drained };
     },

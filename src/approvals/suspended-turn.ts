@@ -16,6 +16,8 @@ export type SuspendedTurn = {
   readonly isGroup?: boolean;
   readonly userId: string;
   readonly userName: string;
+  /** The scheduled job that started the turn, if one did. */
+  readonly jobId?: string;
   readonly causationId?: string;
   /** The call waiting for the decision or answer. */
   readonly call: ToolCall;

@@ -2,9 +2,9 @@ import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
 
-/** One line of the audit log: a tool execution, or an approval requested or decided. */
+/** One line of the audit log: a tool execution, an approval requested or decided, or a budget raised. */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'budget-raised';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;
