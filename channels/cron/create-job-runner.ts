@@ -103,7 +103,7 @@ export function createJobRunner(options: { readonly jobs: JobStore; readonly out
     const finishedJobId = jobId;
     track(
       recordAndFinish(finishedJobId, run).then(async (job) => {
-        if (run.delivered === true) return;
+        if (run.delivered === true || run.status === 'skipped') return;
         logger.warn({ jobId: finishedJobId, status: run.status, error: run.deliveryError ?? run.error }, 'scheduled job ran but its answer was not delivered');
         if (job) await notifyOwner({ job, run, outbox: options.outbox, logger });
       }),
@@ -128,6 +128,8 @@ export function createJobRunner(options: { readonly jobs: JobStore; readonly out
 
 /** A finished run from the turn's report: succeeded only when the turn completed and its answer arrived. Pure. */
 export function runFromReport(startedAt: string, finishedAt: string, report: TurnFinished): JobRun {
+  // A budget stopped the run before the model was asked: nothing ran, and the record says why.
+  if (report.reason === 'budget') return { startedAt, finishedAt, status: 'skipped', error: `budget: ${report.text ?? 'a budget is used up'}` };
   const delivery = report.delivery;
   const delivered = delivery?.ok === true;
   const deliveryError = delivery === undefined ? 'no answer was sent' : delivery.ok ? undefined : delivery.error;

@@ -91,7 +91,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       return;
     }
     const question = await deps.suspensions.get(event.actionId);
-    const options = question?.options ?? [];
+    const options = question?.kind === 'question' ? (question.options ?? []) : [];
     await answerQuestion(deps, {
       questionId: event.actionId,
       answer: resolveAnswer(String(Number(event.choice) + 1), options),

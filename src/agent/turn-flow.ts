@@ -3,6 +3,9 @@ import type { ApprovalCard } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
 import { attributionOf } from './attribution-of.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
+import { describeStop } from '../budgets/describe-budget.js';
+import { createTurnBudget } from './create-turn-budget.js';
+import { holdForBudget } from './hold-for-budget.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { CallSuspension } from './execute-calls.js';
 import { formatArguments } from './format-arguments.js';
@@ -29,6 +32,14 @@ export function placeholdersFor(suspensionId: string, suspension: CallSuspension
  */
 export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<void> {
   const messages = deps.messagesFor(scope.channel);
+  // A new attended turn past a budget's soft limit waits for the card; a used-up budget stops it inside the loop, before the model.
+  if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended) {
+    const check = await deps.budgets.check(attributionOf(scope), { attended: true });
+    if (check.kind === 'soft') {
+      await holdForBudget(deps, scope, newMessages, check.status);
+      return;
+    }
+  }
   const typing = startTyping(deps, scope);
   const suspensionId = createShortId();
   // A turn that runs too long (a slow model, many tool calls) gives its session lane back.
@@ -59,8 +70,10 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       },
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
       reviewer: deps.smartApprovals?.reviewCall,
+      budget: createTurnBudget(deps.budgets, scope),
     });
-    await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
+    // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
+    if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
     switch (outcome.status) {
       case 'completed': {
         const text = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
@@ -72,6 +85,15 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       case 'suspended':
         await suspend(deps, scope, outcome.suspension, suspensionId);
         return;
+      case 'stopped': {
+        const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });
+        deps.logger.info({ traceId: scope.traceId, stop: outcome.stop.kind }, 'turn stopped by a budget or the per-turn ceiling');
+        // A scheduled run is not answered in its chat: its run record says it was skipped, and why.
+        const delivery = scope.origin === 'schedule' ? undefined : await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+        const reason = outcome.stop.kind === 'per-turn' ? {} : { reason: 'budget' as const };
+        deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: outcome.stop.kind === 'per-turn' ? 'failed' : 'refused', text, ...(delivery ? { delivery } : {}), ...reason });
+        return;
+      }
       case 'model-failed': {
         deps.logger.warn({ traceId: scope.traceId, failure: outcome.failure }, 'model call failed');
         const text = deadline.signal.aborted ? messages.turnTimedOut : messages.modelUnavailable(outcome.failure.kind);

@@ -22,6 +22,8 @@ export interface BudgetControl {
   markAsked(ref: BudgetRef, approvalId: string): Promise<void>;
   /** Applies the card's decision: continue, stop until the reset, or (expired) ask again next turn. */
   settleCard(ref: BudgetRef, outcome: 'continued' | 'stopped' | 'expired', by: string | undefined): Promise<void>;
+  /** A configured budget of one scope and id in the current period, or undefined when the configuration has none such. */
+  find(input: { readonly scope: BudgetScope; readonly id: string; readonly period: BudgetPeriod; readonly unit: BudgetUnit }): { readonly ref: BudgetRef; readonly resetsAt: string } | undefined;
   /** Raises a budget for the rest of its period (an approver's `/budget raise`), audited. */
   raise(input: { readonly ref: BudgetRef; readonly limit: number; readonly by: string; readonly byId: string; readonly channel: string }): Promise<void>;
 }
@@ -54,16 +56,20 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
     })),
   );
 
+  /** A budget of a scope and id in the current period: its reference and when it resets. */
+  function inCurrentPeriod(budget: (typeof configured)[number], id: string) {
+    const now = ledger.periods();
+    const periodKey = budget.period === 'daily' ? now.day : now.month;
+    const resetsAt = (budget.period === 'daily' ? now.dayEndsAt : now.monthEndsAt).toISOString();
+    return { ref: { scope: budget.scope, id, period: budget.period, periodKey, unit: budget.unit }, configuredLimit: budget.limit, resetsAt };
+  }
+
   /** The configured budgets that apply to a subject, with their ids and current period. */
   function applicable(subject: UsageAttribution) {
     const ids = new Map(idsOfCall(subject, '').map(([dimension, id]) => [dimension as string, id]));
-    const now = ledger.periods();
     return configured.flatMap((budget) => {
       const id = ids.get(budget.scope);
-      if (id === undefined) return [];
-      const periodKey = budget.period === 'daily' ? now.day : now.month;
-      const resetsAt = (budget.period === 'daily' ? now.dayEndsAt : now.monthEndsAt).toISOString();
-      return [{ ref: { scope: budget.scope, id, period: budget.period, periodKey, unit: budget.unit }, configuredLimit: budget.limit, resetsAt }];
+      return id === undefined ? [] : [inCurrentPeriod(budget, id)];
     });
   }
 
@@ -113,6 +119,12 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
         }
         return { ...current, card: { approvalId: current?.card?.approvalId ?? '', state: outcome, ...(by === undefined ? {} : { by }) } };
       });
+    },
+    find({ scope, id, period, unit }) {
+      const budget = configured.find((candidate) => candidate.scope === scope && candidate.period === period && candidate.unit === unit);
+      if (!budget) return undefined;
+      const { ref, resetsAt } = inCurrentPeriod(budget, id);
+      return { ref, resetsAt };
     },
     async raise({ ref, limit, by, byId, channel }) {
       await options.states.update(budgetStateKey(ref), (current) => ({ ...current, raisedLimit: limit, raisedBy: by }), ttlOf(ref));

@@ -20,6 +20,8 @@ export type TelegramScenarioOptions = {
   readonly extraTools?: readonly ToolDefinition[];
   /** How often the app sweeps (expiry, resumptions, unfinished events); default the app's 15 s. */
   readonly sweepEveryMs?: number;
+  /** The app's clock (budgets' days and months, approval expiry); default the real one. */
+  readonly now?: () => Date;
 };
 
 /** The emulator, the scripted model and the app, wired like `npm start`. */
@@ -55,6 +57,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
     configFile,
     extraTools: options.extraTools,
     sweepEveryMs: options.sweepEveryMs,
+    now: options.now,
     environment: {
       TELEGRAM_BOT_TOKEN: scenarioToken,
       TELEGRAM_API_ROOT: proxy.apiRoot,
