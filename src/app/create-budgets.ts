@@ -23,6 +23,7 @@ export function createBudgets(options: { readonly config: Config; readonly store
   const ledger = createUsageLedger({
     counters: options.store.namespace<UsageTotals>('usage'),
     prices: config.prices,
+    flushDelayMs: 1000,
     periods: createPeriodClock({ timezone: config.agent.timezone, now: options.now }),
     onWriteFailed: (error) => options.logger.warn({ err: error }, 'usage counters could not be written; they are kept and retried'),
   });

@@ -16,9 +16,9 @@ export type UsageRow = CounterAddress & { readonly totals: UsageTotals };
 export interface UsageLedger {
   /** Adds one call to its counters at once in memory; the store follows within `flushDelayMs`. Returns the call's cost, if priced. */
   record(entry: UsageEntry): { readonly cost: number | undefined };
-  /** A counter as stored plus what is not written yet. */
+  /** A counter as stored plus what is not written yet; a month's is the sum of its days. */
   totals(address: CounterAddress): Promise<UsageTotals>;
-  /** Every counter of a period (`day:2025-01-31`), after writing what is pending. Not for hot paths: it lists the namespace. */
+  /** Every counter of a period (`day:2025-01-31`, or `month:2025-01` summed from its days), after writing what is pending. Not for hot paths: it lists the namespace. */
   list(period: string): Promise<readonly UsageRow[]>;
   /** The current day and month in the configured zone. */
   periods(): PeriodKeys;
@@ -28,7 +28,7 @@ export interface UsageLedger {
 
 /** What the ledger is built from. */
 export type UsageLedgerOptions = {
-  /** Counters keyed `<period>|<dimension>|<id>`. */
+  /** Day counters keyed `day:<date>|<dimension>|<id>`. */
   readonly counters: KeyValueNamespace<UsageTotals>;
   readonly prices: Readonly<Record<string, ModelPrice>>;
   readonly periods: () => PeriodKeys;
@@ -40,19 +40,25 @@ export type UsageLedgerOptions = {
 type Cell = { stored: UsageTotals | undefined; loading?: Promise<void>; inFlight: UsageTotals | undefined; pending: UsageTotals | undefined };
 
 const dayMs = 24 * 60 * 60_000;
-// Long enough for `npm run usage` to show last month's days and last year's months; the purge removes the rest.
-const keepDayCountersMs = 40 * dayMs;
-const keepMonthCountersMs = 400 * dayMs;
+// Months are sums of days: day counters are kept long enough for `npm run usage` to show last year's months.
+const keepDayCountersMs = 400 * dayMs;
+const maxWritesAtOnce = 16;
 
 /**
- * Creates the ledger. Each counter is one record changed by the store's `update` (its compare-and-set), so
+ * Creates the ledger. Each day counter is one record changed by the store's `update` (its compare-and-set), so
  * reading a budget never scans a log. Calls add to memory first and each counter is written at most once
- * per `flushDelayMs` with everything added meanwhile: a crash loses at most that much accounting.
+ * per `flushDelayMs` with everything added meanwhile: a crash loses at most that much accounting. Only day
+ * counters are written (half the writes of keeping months too); a month is the sum of its earlier days, read
+ * once a day per counter, and today's.
  */
 export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const flushDelayMs = options.flushDelayMs ?? 1000;
   const cells = new Map<string, Cell>();
   const writes = new Set<Promise<void>>();
+  /** The sum of this month's days before today, per `<dimension>|<id>`; dropped when the day changes. */
+  const monthsBeforeToday = new Map<string, Promise<UsageTotals>>();
+  /** Counters this round of writing still has to write, started a few at a time. */
+  let due: string[] = [];
   let timer: NodeJS.Timeout | undefined;
   let currentDay = '';
 
@@ -70,9 +76,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     if (delta === undefined || cell.inFlight !== undefined) return;
     cell.pending = undefined;
     cell.inFlight = delta;
-    const ttlMs = key.startsWith('day:') ? keepDayCountersMs : keepMonthCountersMs;
     const done = options.counters
-      .update(key, (current) => addTotals(current ?? emptyTotals, delta), ttlMs)
+      .update(key, (current) => addTotals(current ?? emptyTotals, delta), keepDayCountersMs)
       .then(
         (written) => {
           cell.stored = written;
@@ -87,13 +92,24 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
         cell.inFlight = undefined;
         writes.delete(done);
         if (cell.pending !== undefined) schedule();
+        startDue();
       });
     writes.add(done);
   }
 
+  // A few writes at a time: a round of hundreds of counters must not stand in front of the turns' own writes.
+  function startDue(): void {
+    while (writes.size < maxWritesAtOnce && due.length > 0) {
+      const key = due.pop() ?? '';
+      const cell = cells.get(key);
+      if (cell) write(key, cell);
+    }
+  }
+
   function flushNow(): void {
     timer = undefined;
-    for (const [key, cell] of cells) write(key, cell);
+    due = [...cells.entries()].filter(([, cell]) => cell.pending !== undefined).map(([key]) => key);
+    startDue();
   }
 
   function schedule(): void {
@@ -106,9 +122,40 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   function forgetPastPeriods(periods: PeriodKeys): void {
     if (periods.day === currentDay) return;
     currentDay = periods.day;
+    monthsBeforeToday.clear();
     for (const [key, cell] of cells) {
-      if (!key.startsWith(`${periods.day}|`) && !key.startsWith(`${periods.month}|`) && cell.pending === undefined && cell.inFlight === undefined) cells.delete(key);
+      if (!key.startsWith(`${periods.day}|`) && cell.pending === undefined && cell.inFlight === undefined) cells.delete(key);
     }
+  }
+
+  async function dayTotals(key: string): Promise<UsageTotals> {
+    const cell = cellOf(key);
+    await load(key, cell);
+    return [cell.inFlight, cell.pending].reduce<UsageTotals>((sum, part) => (part === undefined ? sum : addTotals(sum, part)), cell.stored ?? emptyTotals);
+  }
+
+  /** The sum of the given days of a month for one counter (missing days count nothing). */
+  async function sumOfDays(month: string, days: number, dimension: string, id: string): Promise<UsageTotals> {
+    const keys = Array.from({ length: days }, (_, index) => `day:${month}-${String(index + 1).padStart(2, '0')}|${dimension}|${id}`);
+    const found = await Promise.all(keys.map((key) => options.counters.get(key)));
+    return found.reduce<UsageTotals>((sum, totals) => (totals === undefined ? sum : addTotals(sum, totals)), emptyTotals);
+  }
+
+  async function monthTotals(address: CounterAddress): Promise<UsageTotals> {
+    const periods = options.periods();
+    forgetPastPeriods(periods);
+    const month = address.period.slice('month:'.length);
+    // A month other than the current one (rare: npm run usage) is read whole.
+    if (address.period !== periods.month) return sumOfDays(month, 31, address.dimension, address.id);
+    const earlier = `${address.dimension}|${address.id}`;
+    let before = monthsBeforeToday.get(earlier);
+    if (before === undefined) {
+      before = sumOfDays(month, Number(periods.day.slice(-2)) - 1, address.dimension, address.id);
+      monthsBeforeToday.set(earlier, before);
+      // A failed read is not remembered: the next check reads again.
+      before.catch(() => monthsBeforeToday.delete(earlier));
+    }
+    return addTotals(await before, await dayTotals(counterKey({ ...address, period: periods.day })));
   }
 
   async function load(key: string, cell: Cell): Promise<void> {
@@ -125,36 +172,35 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       forgetPastPeriods(periods);
       const cost = priceOfCall(entry.usage, options.prices[entry.model]);
       const call = totalsOfCall(entry.usage, cost);
-      for (const key of counterKeysOfCall(entry.attribution, entry.model, periods)) {
+      for (const key of counterKeysOfCall(entry.attribution, entry.model, periods.day)) {
         const cell = cellOf(key);
         cell.pending = cell.pending === undefined ? call : addTotals(cell.pending, call);
       }
       schedule();
       return { cost };
     },
-    async totals(address) {
-      const key = counterKey(address);
-      const cell = cellOf(key);
-      await load(key, cell);
-      return [cell.inFlight, cell.pending].reduce<UsageTotals>((sum, part) => (part === undefined ? sum : addTotals(sum, part)), cell.stored ?? emptyTotals);
-    },
+    totals: (address) => (address.period.startsWith('month:') ? monthTotals(address) : dayTotals(counterKey(address))),
     async list(period) {
       await this.flush();
-      const rows: UsageRow[] = [];
+      // A month's rows add up its days' rows.
+      const dayPrefix = period.startsWith('month:') ? `day:${period.slice('month:'.length)}-` : undefined;
+      const rows = new Map<string, UsageRow>();
       for (const [key, totals] of await options.counters.entries()) {
         const address = parseCounterKey(key);
-        if (address?.period === period) rows.push({ ...address, totals });
+        if (address === undefined || (dayPrefix === undefined ? address.period !== period : !address.period.startsWith(dayPrefix))) continue;
+        const name = `${address.dimension}|${address.id}`;
+        const earlier = rows.get(name);
+        rows.set(name, { period, dimension: address.dimension, id: address.id, totals: earlier === undefined ? totals : addTotals(earlier.totals, totals) });
       }
-      return rows;
+      return [...rows.values()];
     },
     periods: options.periods,
     async flush() {
       clearTimeout(timer);
-      flushNow();
       // A few rounds: changes made while writing go too, and a store that keeps failing cannot hold the caller for ever.
-      for (let round = 0; round < 3 && writes.size > 0; round += 1) {
-        await Promise.all([...writes]);
+      for (let round = 0; round < 3; round += 1) {
         flushNow();
+        while (writes.size > 0) await Promise.race([...writes]);
       }
     },
   };

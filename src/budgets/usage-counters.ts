@@ -1,5 +1,4 @@
 import type { UsageAttribution } from '../model/model-port.js';
-import type { PeriodKeys } from './usage-period.js';
 
 /** What a counter counts for: a chat, a person, a scheduled job, everything, a model, or what started the calls. */
 export type UsageDimension = 'chat' | 'user' | 'job' | 'global' | 'model' | 'origin';
@@ -36,7 +35,7 @@ export function idsOfCall(attribution: UsageAttribution, model: string): readonl
   ];
 }
 
-/** Every counter key one call adds to: each dimension for today and for this month. Pure. */
-export function counterKeysOfCall(attribution: UsageAttribution, model: string, periods: PeriodKeys): readonly string[] {
-  return idsOfCall(attribution, model).flatMap(([dimension, id]) => [counterKey({ period: periods.day, dimension, id }), counterKey({ period: periods.month, dimension, id })]);
+/** Every counter key one call adds to: each dimension's counter of the day (months are sums of days). Pure. */
+export function counterKeysOfCall(attribution: UsageAttribution, model: string, day: string): readonly string[] {
+  return idsOfCall(attribution, model).map(([dimension, id]) => counterKey({ period: day, dimension, id }));
 }

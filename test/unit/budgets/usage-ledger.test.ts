@@ -40,6 +40,25 @@ describe('the usage ledger over a real SQLite file', () => {
     }
     const global = rows.find((row) => row.dimension === 'global');
     expect(global?.totals).toMatchObject({ calls: 300, unpricedCalls: 60 });
-    expect((await store.namespace<UsageTotals>('usage').get('month:2026-05|model|unpriced'))?.cost).toBe(0);
+    expect((await store.namespace<UsageTotals>('usage').get('day:2026-05-05|model|unpriced'))).toMatchObject({ calls: 60, cost: 0 });
+    expect((await first.list('month:2026-05')).find((row) => row.dimension === 'global')?.totals).toEqual(global?.totals);
+  });
+
+  it('sums a month from its days: earlier days from the store, today with what is not written yet', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'echo-ledger-'));
+    store = await createStore({ dataDir: folder });
+    const counters = store.namespace<UsageTotals>('usage');
+    let now = new Date('2026-05-01T12:00:00Z');
+    const ledger = createUsageLedger({ counters, prices: {}, periods: createPeriodClock({ timezone: 'UTC', now: () => now }), flushDelayMs: 60_000 });
+    const call = { attribution: { origin: 'schedule' as const, sessionKey: 's', channel: 'telegram', chatId: 'c', jobId: 'nightly' }, model: 'm', usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 5 } };
+    ledger.record(call);
+    await ledger.flush();
+    now = new Date('2026-05-03T12:00:00Z');
+    ledger.record(call);
+    ledger.record(call);
+    const month = await ledger.totals({ period: 'month:2026-05', dimension: 'job', id: 'nightly' });
+    expect(month).toMatchObject({ calls: 3, inputTokens: 30, outputTokens: 15, unpricedCalls: 3 });
+    expect(await ledger.totals({ period: 'day:2026-05-03', dimension: 'job', id: 'nightly' })).toMatchObject({ calls: 2 });
+    expect(await counters.get('day:2026-05-03|job|nightly')).toBeUndefined();
   });
 });
