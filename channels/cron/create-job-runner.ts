@@ -34,7 +34,7 @@ type Running = { readonly eventId: string; readonly startedAt: string };
  * Creates the runner. Rules: a job whose last turn has not finished is not started again (a `skipped`
  * run is recorded); a tool job whose content no longer matches the hash a person approved is refused;
  * a run counts as succeeded only when its answer was delivered, and a failed delivery is logged and the
- * job's owner told.
+ * job's owner told; a run a budget stopped before the model was asked is recorded as `skipped`, with why.
  */
 export function createJobRunner(options: { readonly jobs: JobStore; readonly outbox: Outbox; readonly telemetry: Telemetry; readonly logger: Logger; readonly now: () => Date }): JobRunner {
   const running = new Map<string, Running>();

@@ -5,6 +5,7 @@ import type { ApprovalCard } from '../events/approval-card.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
+import { approvalParties, deliverApprovalCard, suspensionBase } from './approval-parties.js';
 
 /** The tool name a budget card is audited and listed under (it is no tool: no registry call ever has this name). */
 export const budgetCardName = 'budget';
@@ -26,7 +27,7 @@ export async function holdForBudget(deps: RuntimeDependencies, scope: TurnScope,
   const argumentsText = [`${status.scope} ${status.id} · ${status.period} · ${status.unit}`, formatAmounts(status, messages, display), formatReset(status.resetsAt, deps.timezone)].join('\n');
   await deps.history.append(scope.sessionKey, newMessages);
 
-  const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: scope.unattended });
+  const parties = approvalParties(deps, scope);
   const { used: _used, limit: _limit, resetsAt: _resetsAt, ...ref } = status;
   const approval = await deps.approvals.open({
     toolName: budgetCardName,
@@ -35,32 +36,12 @@ export async function holdForBudget(deps: RuntimeDependencies, scope: TurnScope,
     argumentsHash: `budget:${ref.periodKey}|${ref.scope}|${ref.id}|${ref.unit}`,
     summary,
     reason: `soft limit ${percent} %`,
-    requester: { id: scope.userId, displayName: scope.userName },
-    approvers: route.approvers.length > 0 ? route.approvers : [scope.userId],
-    approverChannel: route.approvers.length > 0 ? route.approverChannel : scope.channel,
-    channel: scope.channel,
-    sessionKey: scope.sessionKey,
-    origin: scope.target,
+    ...parties.record,
     choices: ['once', 'deny'],
     budgetPeriod: status.period,
   });
   await control.markAsked(ref, approval.id);
-  const held: SuspendedForBudget = {
-    id: approval.id,
-    kind: 'budget',
-    budget: ref,
-    resetsAt: status.resetsAt,
-    sessionKey: scope.sessionKey,
-    traceId: scope.traceId,
-    target: scope.target,
-    origin: scope.origin,
-    unattended: scope.unattended,
-    isGroup: scope.isGroup,
-    userId: scope.userId,
-    userName: scope.userName,
-    causationId: scope.causationId,
-    createdAt: deps.now().toISOString(),
-  };
+  const held: SuspendedForBudget = { ...suspensionBase(scope, approval.id, deps.now()), kind: 'budget', budget: ref, resetsAt: status.resetsAt };
   await deps.suspensions.set(approval.id, held);
 
   const card: ApprovalCard = {
@@ -75,10 +56,6 @@ export async function holdForBudget(deps: RuntimeDependencies, scope: TurnScope,
     choices: approval.choices,
     choiceLabels: { once: `✅ ${messages.budget.continueLabel(status.period)}`, deny: `⏸ ${messages.budget.stopLabel(status.period)}` },
   };
-  for (const target of route.targets.length > 0 ? route.targets : [scope.target]) {
-    const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
-    if (delivery.ok) await deps.approvals.attachCard(approval.id, { target, messageId: delivery.messageId });
-    else deps.logger.warn({ traceId: scope.traceId, approvalId: approval.id, error: delivery.error, target }, 'budget card was not delivered');
-  }
+  await deliverApprovalCard(deps, scope, parties.targets, card);
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: summary });
 }

@@ -2,6 +2,7 @@ import { placeholderText, type SuspendedTurn } from '../approvals/suspended-turn
 import type { ApprovalCard } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
 import { attributionOf } from './attribution-of.js';
+import { approvalParties, deliverApprovalCard, suspensionBase } from './approval-parties.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
 import { describeStop } from '../budgets/describe-budget.js';
 import { createTurnBudget } from './create-turn-budget.js';
@@ -110,22 +111,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
 
 /** Saves the suspended turn and shows the person a card (approval) or a question. */
 export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
-  const base = {
-    id: suspensionId,
-    sessionKey: scope.sessionKey,
-    traceId: scope.traceId,
-    target: scope.target,
-    origin: scope.origin,
-    unattended: scope.unattended,
-    isGroup: scope.isGroup,
-    userId: scope.userId,
-    userName: scope.userName,
-    ...(scope.jobId === undefined ? {} : { jobId: scope.jobId }),
-    causationId: scope.causationId,
-    call: suspension.call,
-    remainingCalls: suspension.remaining,
-    createdAt: deps.now().toISOString(),
-  };
+  const base = { ...suspensionBase(scope, suspensionId, deps.now()), call: suspension.call, remainingCalls: suspension.remaining };
   if (suspension.kind === 'question') {
     const record: SuspendedTurn = { ...base, kind: 'question', question: suspension.question, options: suspension.options };
     await deps.suspensions.set(record.id, record);
@@ -135,7 +121,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     return;
   }
 
-  const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: scope.unattended });
+  const parties = approvalParties(deps, scope);
   const summary = suspension.tool.describeForApproval?.(suspension.input, { timezone: deps.timezone }) ?? `Run ${suspension.tool.name} with the arguments below.`;
   const argumentsText = formatArguments(suspension.input);
   const approval = await deps.approvals.open({
@@ -145,12 +131,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     argumentsHash: suspension.argumentsHash,
     summary,
     reason: suspension.reason,
-    requester: { id: scope.userId, displayName: scope.userName },
-    approvers: route.approvers.length > 0 ? route.approvers : [scope.userId],
-    approverChannel: route.approvers.length > 0 ? route.approverChannel : scope.channel,
-    channel: scope.channel,
-    sessionKey: scope.sessionKey,
-    origin: scope.target,
+    ...parties.record,
   });
   // The placeholders were written with a provisional id; the record's id is what people type, so rewrite them.
   await deps.history.update(scope.sessionKey, (messages) => renamePlaceholders(messages, suspensionId, approval.id));
@@ -169,11 +150,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     ...(suspension.reviewerNote === undefined ? {} : { reviewerNote: suspension.reviewerNote }),
     choices: approval.choices,
   };
-  for (const target of route.targets.length > 0 ? route.targets : [scope.target]) {
-    const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
-    if (delivery.ok) await deps.approvals.attachCard(approval.id, { target, messageId: delivery.messageId });
-    else deps.logger.warn({ traceId: scope.traceId, approvalId: approval.id, error: delivery.error, target }, 'approval card was not delivered');
-  }
+  await deliverApprovalCard(deps, scope, parties.targets, card);
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: `Waiting for approval ${approval.id}: ${summary}` });
 }
 
