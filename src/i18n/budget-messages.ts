@@ -7,6 +7,8 @@ export type BudgetMessages = {
   readonly softLimitQuestion: (words: BudgetWords, percent: number, amounts: string) => string;
   readonly softLimitExplanation: string;
   readonly continueLabel: (period: BudgetWords['period']) => string;
+  /** Channels without buttons: how to answer a card whose choices carry their own labels (1 and 3). */
+  readonly labelledReplyHint: (id: string, first: string, last: string) => string;
   readonly stopLabel: (period: BudgetWords['period']) => string;
   readonly continuedBy: (who: string, time: string, period: BudgetWords['period']) => string;
   readonly stoppedBy: (who: string, time: string, period: BudgetWords['period']) => string;
@@ -48,6 +50,7 @@ export const englishBudgetMessages: BudgetMessages = {
   softLimitQuestion: (words, percent, amounts) => `${hasEn(words)} used ${percent} % of ${periodEn(words.period)} budget (${amounts}). Continue?`,
   softLimitExplanation: 'Continue lets the conversation go on until the budget is used up; stop pauses it until the budget resets.',
   continueLabel: (period) => (period === 'daily' ? 'Continue for today' : 'Continue this month'),
+  labelledReplyHint: (id, first, last) => `Reply 1 ${first} · 3 ${last} (id ${id})`,
   stopLabel: (period) => (period === 'daily' ? 'Stop until tomorrow' : 'Stop until next month'),
   continuedBy: (who, time, period) => `Continued ${period === 'daily' ? 'for today' : 'this month'} by ${who} at ${time}`,
   stoppedBy: (who, time, period) => `Stopped until ${period === 'daily' ? 'tomorrow' : 'next month'} by ${who} at ${time}`,
@@ -79,6 +82,7 @@ export const chineseBudgetMessages: BudgetMessages = {
   softLimitQuestion: (words, percent, amounts) => `${scopeZh(words)}已用掉${periodZh(words.period)}预算的 ${percent}%（${amounts}）。要继续吗？`,
   softLimitExplanation: '继续：对话照常进行，直到预算用完；停止：暂停到预算重置。',
   continueLabel: (period) => (period === 'daily' ? '今天继续' : '本月继续'),
+  labelledReplyHint: (id, first, last) => `回复 1 ${first} · 3 ${last}（编号 ${id}）`,
   stopLabel: (period) => (period === 'daily' ? '停到明天' : '停到下月'),
   continuedBy: (who, time, period) => `${who} 于 ${time} 选择${period === 'daily' ? '今天' : '本月'}继续`,
   stoppedBy: (who, time, period) => `${who} 于 ${time} 选择停到${period === 'daily' ? '明天' : '下月'}`,

@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAuditLog } from '../../../src/registry/audit-log.js';
+import { createScriptedModelServer } from '../../fakes/scripted-model-server.js';
+import { startTestApp } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
+import { gatewayOf, postSigned } from '../../fakes/webhook-client.js';
 import { cronOf, waitForFinishedRun } from '../cron/cron-test-helpers.js';
-import { join } from 'node:path';
 
 describe('hard limits, the per-turn ceiling and unattended runs', () => {
   let scenario: TelegramScenario | undefined;
@@ -80,5 +85,29 @@ cron:
     expect(skipped.lastRun?.error).toMatch(/^budget: Scheduled job digest has used up today's budget \(60 of 50 tokens\)/);
     expect(scenario.modelRequests()).toHaveLength(1);
     expect(scenario.botMessages().filter((message) => (message.keyboard?.length ?? 0) > 0)).toEqual([]);
+  });
+
+  it('never shows a webhook turn a card: past the soft limit it runs, at the hard limit it answers the caller with the sentence', async () => {
+    const model = await createScriptedModelServer();
+    const folder = mkdtempSync(join(tmpdir(), 'echo-budget-webhook-'));
+    const configFile = join(folder, 'budgets.yaml');
+    writeFileSync(configFile, 'budgets:\n  softLimit: 0.5\n  global: { daily: { tokens: 30 } }\n');
+    const secret = 'budget-webhook-secret';
+    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' } });
+    try {
+      const { baseUrl } = gatewayOf(test.app);
+      const send = (text: string) => postSigned({ baseUrl, secret, body: { chatId: 'orders', senderId: 'erp', text }, query: '?wait=true' });
+      model.enqueue({ text: 'first', usage: { input: 10, output: 10 } }, { text: 'second', usage: { input: 10, output: 10 } });
+      expect((await send('one')).body).toMatchObject({ reply: 'first' });
+      expect((await send('two')).body).toMatchObject({ reply: 'second' });
+      const third = await send('three');
+      expect(third.body).toMatchObject({ reply: expect.stringMatching(/^This bot as a whole has used up today's budget \(40 of 30 tokens\)/) });
+      expect(model.requests.filter((request) => request.path === '/v1/chat/completions')).toHaveLength(2);
+      expect(await test.app.store.namespace('approvals-index').get('pending')).toBeUndefined();
+    } finally {
+      await test.stop();
+      await model.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });
