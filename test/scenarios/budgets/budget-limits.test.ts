@@ -62,6 +62,20 @@ describe('hard limits, the per-turn ceiling and unattended runs', () => {
     expect(scenario.modelRequests()).toHaveLength(3);
   });
 
+  it('stops a tool loop at the per-turn ceiling of tokens, counted from what the model reported', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001', yaml: 'budgets:\n  perTurn: { tokens: 50 }\n' });
+    let count = 0;
+    scenario.model.setFallback(() => {
+      count += 1;
+      return { toolCalls: [{ name: 'todo', arguments: { action: 'add', text: `item ${count}` } }], usage: { input: 15, cachedInput: 5, output: 10 } };
+    });
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('keep going'));
+    await scenario.waitForBotMessage((message) => message.text === 'I stopped this request: it reached the limit of 50 tokens per turn.', 'the ceiling sentence');
+    // 30 tokens after one call, 60 after two: the third call is not made.
+    expect(scenario.modelRequests()).toHaveLength(2);
+  });
+
   it('skips a scheduled job over its budget without a card or a model call, and its run record says so', async () => {
     const yaml = `
 budgets:
