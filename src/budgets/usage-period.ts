@@ -1,4 +1,4 @@
-import { wallTimeToInstant } from '../time/zoned-time.js';
+import { wallTimeAt, wallTimeToInstant } from '../time/zoned-time.js';
 
 /** The two kinds of budget period: a calendar day or month in the configured time zone. */
 export type PeriodKind = 'day' | 'month';
@@ -6,31 +6,12 @@ export type PeriodKind = 'day' | 'month';
 /** The keys of the day and month an instant falls in (`day:2025-01-31`, `month:2025-01`), and when each begins and ends. */
 export type PeriodKeys = { readonly day: string; readonly month: string; readonly dayStartsAt: Date; readonly dayEndsAt: Date; readonly monthEndsAt: Date };
 
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function formatterFor(timezone: string): Intl.DateTimeFormat {
-  let formatter = formatters.get(timezone);
-  if (!formatter) {
-    // Built once per zone: constructing a DateTimeFormat costs far more than formatting with one.
-    formatter = new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' });
-    formatters.set(timezone, formatter);
-  }
-  return formatter;
-}
-
-/** The calendar date of an instant in a zone. Pure. */
-function zonedDate(instant: Date, timezone: string): { readonly year: number; readonly month: number; readonly day: number } {
-  const parts = formatterFor(timezone).formatToParts(instant);
-  const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((candidate) => candidate.type === type)?.value ?? 0);
-  return { year: part('year'), month: part('month'), day: part('day') };
-}
-
 const midnight = { hour: 0, minute: 0, second: 0, millisecond: 0 };
 const twoDigits = (value: number) => String(value).padStart(2, '0');
 
 /** The day and month an instant falls in, in the zone, with the instants they end (the next midnight, the next first of the month). Pure. */
 export function periodKeysAt(instant: Date, timezone: string): PeriodKeys {
-  const { year, month, day } = zonedDate(instant, timezone);
+  const { year, month, day } = wallTimeAt(instant.getTime(), timezone);
   // Date.UTC rolls day 32 and month 13 over, so the ends need no calendar arithmetic of their own.
   return {
     day: `day:${year}-${twoDigits(month)}-${twoDigits(day)}`,
