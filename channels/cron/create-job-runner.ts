@@ -34,7 +34,7 @@ type Running = { readonly eventId: string; readonly startedAt: string };
  * Creates the runner. Rules: a job whose last turn has not finished is not started again (a `skipped`
  * run is recorded); a tool job whose content no longer matches the hash a person approved is refused;
  * a run counts as succeeded only when its answer was delivered, and a failed delivery is logged and the
- * job's owner told.
+ * job's owner told; a run a budget stopped before the model was asked is recorded as `skipped`, with why.
  */
 export function createJobRunner(options: {
   readonly jobs: JobStore;
@@ -124,7 +124,7 @@ export function createJobRunner(options: {
     const finishedJobId = jobId;
     track(
       recordAndFinish(finishedJobId, run).then(async (job) => {
-        if (run.delivered === true) return;
+        if (run.delivered === true || run.status === 'skipped') return;
         logger.warn({ jobId: finishedJobId, status: run.status, error: run.deliveryError ?? run.error }, 'scheduled job ran but its answer was not delivered');
         if (job) await notifyOwner({ job, run, outbox: options.outbox, logger });
       }),
@@ -149,6 +149,8 @@ export function createJobRunner(options: {
 
 /** A finished run from the turn's report: succeeded only when the turn completed and its answer arrived. Pure. */
 export function runFromReport(startedAt: string, finishedAt: string, report: TurnFinished): JobRun {
+  // A budget stopped the run before the model was asked: nothing ran, and the record says why.
+  if (report.reason === 'budget') return { startedAt, finishedAt, status: 'skipped', error: `budget: ${report.text ?? 'a budget is used up'}` };
   const delivery = report.delivery;
   const delivered = delivery?.ok === true;
   const deliveryError = delivery === undefined ? 'no answer was sent' : delivery.ok ? undefined : delivery.error;

@@ -10,4 +10,4 @@ export * from './notify-owner.js';
 export * from './parse-schedule.js';
 export * from './plan-startup.js';
 export * from './to-event.js';
-export * from './zoned-time.js';
+export * from '../../src/time/zoned-time.js';

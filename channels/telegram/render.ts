@@ -39,12 +39,12 @@ export function renderApprovalCard(card: ApprovalCard, messages: Messages, timez
   // The arguments take what room is left: the card must fit one message, with room for the outcome line.
   const room = telegramMessageLimit - head.length - tail.length - 300;
   const argumentsHtml = `<pre>${escapeHtml(cutToEscapedLength(card.argumentsText, room))}</pre>`;
-  return { html: `${head}\n${argumentsHtml}\n${tail}`, keyboard: approvalKeyboard(card.approvalId, card.choices, messages) };
+  return { html: `${head}\n${argumentsHtml}\n${tail}`, keyboard: approvalKeyboard(card.approvalId, card.choices, messages, card.choiceLabels) };
 }
 
 /** The buttons of an approval card: Approve and Always (when offered) on top, session, then Deny. Pure. */
-export function approvalKeyboard(approvalId: string, choices: readonly ApprovalChoice[], messages: Messages): InlineKeyboard {
-  const button = (choice: ApprovalChoice, label: string): InlineButton => ({ text: label, callback_data: encodeCallbackData({ kind: 'approval', approvalId, choice }) });
+export function approvalKeyboard(approvalId: string, choices: readonly ApprovalChoice[], messages: Messages, labels: ApprovalCard['choiceLabels'] = {}): InlineKeyboard {
+  const button = (choice: ApprovalChoice, label: string): InlineButton => ({ text: labels[choice] ?? label, callback_data: encodeCallbackData({ kind: 'approval', approvalId, choice }) });
   const rows: InlineButton[][] = [
     [button('once', `✅ ${messages.approveOnce}`), ...(choices.includes('always') ? [button('always', messages.approveAlways)] : [])],
     choices.includes('session') ? [button('session', messages.approveSession)] : [],

@@ -61,7 +61,7 @@ export type TelegramChannel = Channel & {
 };
 
 type Command = keyof Messages['telegramCommands'];
-const commands: readonly Command[] = ['start', 'help', 'new', 'approvals', 'approve', 'deny', 'cancel'];
+const commands: readonly Command[] = ['start', 'help', 'new', 'approvals', 'approve', 'deny', 'cancel', 'usage', 'budget'];
 
 /** Creates the Telegram channel: polling (default) or webhook, inline-button approvals, a transport that holds under load. */
 export function createTelegramChannel(options: TelegramChannelOptions): TelegramChannel {

@@ -23,6 +23,10 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
   const turns = new Counter({ name: 'echo_turns_total', help: 'Turns finished, by status.', labelNames: ['status'] as const, registers });
   const toolCalls = new Counter({ name: 'echo_tool_calls_total', help: 'Tool executions, by tool and outcome.', labelNames: ['tool', 'outcome'] as const, registers });
   const approvals = new Counter({ name: 'echo_approvals_total', help: 'Approval events, by kind and outcome.', labelNames: ['kind', 'outcome'] as const, registers });
+  const usageLabels = ['model', 'channel', 'origin'] as const;
+  const modelTokens = new Counter({ name: 'echo_model_tokens_total', help: 'Tokens model calls used, by model, channel, origin and kind (input, cached_input, output).', labelNames: [...usageLabels, 'kind'] as const, registers });
+  const modelCost = new Counter({ name: 'echo_model_cost_total', help: 'Cost of model calls in the currency of the price table (priced models only), by model, channel and origin.', labelNames: usageLabels, registers });
+  const modelCalls = new Counter({ name: 'echo_model_calls_total', help: 'Answered model calls, by model, channel and origin.', labelNames: usageLabels, registers });
   const requests = new Counter({ name: 'echo_gateway_requests_total', help: 'HTTP gateway requests, by route and status.', labelNames: ['route', 'status'] as const, registers });
   const latency = new Histogram({
     name: 'echo_turn_duration_seconds',
@@ -80,6 +84,14 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
     options.telemetry.onAudit((entry) => {
       if (entry.kind === 'tool-call') toolCalls.inc({ tool: toolLabel(entry.tool), outcome: entry.outcome });
       else approvals.inc({ kind: entry.kind, outcome: entry.outcome });
+    }),
+    options.telemetry.onModelUsage((report) => {
+      const labels = { model: report.model, channel: report.channel, origin: report.origin };
+      modelCalls.inc(labels);
+      modelTokens.inc({ ...labels, kind: 'input' }, report.inputTokens);
+      modelTokens.inc({ ...labels, kind: 'cached_input' }, report.cachedInputTokens);
+      modelTokens.inc({ ...labels, kind: 'output' }, report.outputTokens);
+      if (report.cost !== undefined) modelCost.inc(labels, report.cost);
     }),
     options.telemetry.onEventHandled((event) => latency.observe({ channel: event.channel, type: event.type, failed: String(event.failed) }, event.durationMs / 1000)),
   ];

@@ -27,8 +27,15 @@ export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'U
     messages.wechatField(messages.approvalExplanationLabel, card.explanation),
     ...(card.reviewerNote ? [messages.wechatField(messages.approvalReviewerLabel, card.reviewerNote)] : []),
     messages.wechatField(messages.approvalExpires, formatTime(card.expiresAt, timezone)),
-    card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId),
+    replyHint(card, messages),
   ].join('\n');
+}
+
+/** How to answer the card by number: its own labels when it has them (a budget card), else approve, always, deny. Pure. */
+function replyHint(card: ApprovalCard, messages: Messages): string {
+  const labels = card.choiceLabels;
+  if (labels?.once !== undefined && labels.deny !== undefined) return messages.budget.labelledReplyHint(card.approvalId, labels.once, labels.deny);
+  return card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId);
 }
 
 /** The text messages WeChat sends for an outbound event, in order; none for typing and drafts. Pure. */

@@ -102,7 +102,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       return;
     }
     const question = await deps.suspensions.get(event.actionId);
-    const options = question?.options ?? [];
+    const options = question?.kind === 'question' ? (question.options ?? []) : [];
     await answerQuestion(deps, {
       questionId: event.actionId,
       answer: resolveAnswer(String(Number(event.choice) + 1), options),
@@ -131,6 +131,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       channel: event.channel,
       chatId: event.chatId,
       isGroup,
+      ...(event.type === 'schedule-fired' ? { jobId: event.jobId } : {}),
       causationId: event.id,
       visibleTools: deps.visibleToolsFor(event.channel),
       runKey: event.id,

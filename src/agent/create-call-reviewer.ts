@@ -42,7 +42,8 @@ export type CallReviewerOptions = {
 export function createCallReviewer(options: CallReviewerOptions): CallReviewer {
   return async (request) => {
     if ((await options.preferences.get(`${request.channel}:${request.userId}`)) === false) return undefined;
-    const verdict = await options.review({ toolName: request.tool.name, risk: request.tool.risk, input: request.input });
+    const attribution = { origin: 'reviewer' as const, sessionKey: request.sessionKey, userId: request.userId, channel: request.channel, chatId: request.target.chatId };
+    const verdict = await options.review({ toolName: request.tool.name, risk: request.tool.risk, input: request.input, attribution });
     options.audit.record({
       kind: 'approval-reviewed',
       traceId: request.traceId,

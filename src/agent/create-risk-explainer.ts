@@ -1,4 +1,4 @@
-import type { ModelPort } from '../model/model-port.js';
+import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 
 /** Options of the risk explainer. */
 export type RiskExplainerOptions = { readonly model: ModelPort; readonly timeoutMs: number; readonly enabled: boolean };
@@ -19,7 +19,7 @@ export function fallbackExplanation(risk: string): string {
 
 /** Asks the model, in a separate short call with a hard timeout, for one sentence on what could go wrong. */
 export function createRiskExplainer(options: RiskExplainerOptions) {
-  return async (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string }): Promise<string> => {
+  return async (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string; readonly attribution?: UsageAttribution }): Promise<string> => {
     if (!options.enabled) return fallbackExplanation(input.risk);
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(), options.timeoutMs);
@@ -32,6 +32,7 @@ export function createRiskExplainer(options: RiskExplainerOptions) {
         tools: [],
         signal: controller.signal,
         maxTokens: 80,
+        ...(input.attribution === undefined ? {} : { attribution: input.attribution }),
       });
       const sentence = result.ok ? result.answer.text.trim().split('\n')[0]?.slice(0, 300) : undefined;
       return sentence && sentence.length > 0 ? sentence : fallbackExplanation(input.risk);

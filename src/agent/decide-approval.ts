@@ -19,6 +19,9 @@ export type DecisionInput = {
 
 /** The outcome line a card is edited into. */
 export function outcomeLine(approval: PendingApproval, messages: Messages, timezone: string): string {
+  const decided = () => [approval.decidedBy ?? '?', formatClock(approval.decidedAt ?? approval.createdAt, timezone)] as const;
+  if (approval.budgetPeriod !== undefined && approval.status === 'approved') return messages.budget.continuedBy(...decided(), approval.budgetPeriod);
+  if (approval.budgetPeriod !== undefined && approval.status === 'denied') return messages.budget.stoppedBy(...decided(), approval.budgetPeriod);
   switch (approval.status) {
     case 'approved':
       return messages.approvedBy(approval.decidedBy ?? '?', formatClock(approval.decidedAt ?? approval.createdAt, timezone), approval.scope ?? 'once');

@@ -5,6 +5,7 @@ import { answerQuestion } from './answer-question.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { listReviewerDecisions } from './list-reviewer-decisions.js';
 import { switchSmartApprovals } from './switch-smart-approvals.js';
+import { budgetCommand, usageText } from './budget-commands.js';
 
 const commandPattern = /^\/([a-z_]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 const scopes: Record<string, ApprovalChoice> = { once: 'once', session: 'session', always: 'always' };
@@ -64,6 +65,14 @@ export async function handleCommand(deps: RuntimeDependencies, event: MessageRec
       return true;
     case 'smart':
       await reply(await switchSmartApprovals(deps, event, first));
+      return true;
+    case 'usage':
+      if (deps.budgets) await reply(await usageText(deps, deps.budgets, event));
+      else await reply(messages.unknownCommand('/usage'));
+      return true;
+    case 'budget':
+      if (deps.budgets) await reply(await budgetCommand(deps, deps.budgets, event, command.args));
+      else await reply(messages.unknownCommand('/budget'));
       return true;
     case 'cancel': {
       const questionId = await deps.openQuestions.get(event.sessionKey);

@@ -1,5 +1,6 @@
 import type { PendingApproval } from '../approvals/pending-approval.js';
-import type { SuspendedTurn } from '../approvals/suspended-turn.js';
+import type { SuspendedCall, SuspendedForBudget, SuspendedTurn } from '../approvals/suspended-turn.js';
+import { formatReset, wordsOf } from '../budgets/describe-budget.js';
 import { createShortId } from '../events/create-id.js';
 import type { TurnResumed } from '../events/inbound-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
@@ -29,6 +30,10 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   const suspended = await deps.suspensions.get(suspensionId);
   if (!suspended) {
     deps.logger.debug({ suspensionId }, 'nothing to resume (already resumed)');
+    return;
+  }
+  if (suspended.kind === 'budget') {
+    await resumeHeldTurn(deps, suspended);
     return;
   }
   let firstResult: string | undefined;
@@ -75,7 +80,7 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
   for (const [id, suspended] of await deps.suspensions.entries()) {
     if (deps.resumeRequests.isQueued(id)) continue;
     if (suspended.kind === 'question' && suspended.answer === undefined) continue;
-    if (suspended.kind === 'approval') {
+    if (suspended.kind !== 'question') {
       const approval = await deps.approvals.get(id);
       if (approval?.status === 'pending') continue;
       if (approval?.resumption?.state === 'done') {
@@ -90,8 +95,35 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
   return queued;
 }
 
+/**
+ * Continues a turn a budget card held: "continue" runs it (the budget is not asked about again this period),
+ * "stop" pauses the budget's scope until the reset, an expired card drops the held message and asks again next time.
+ */
+async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudget): Promise<void> {
+  const approval = await deps.approvals.get(held.id);
+  if (approval?.status === 'pending') return;
+  if (approval && !(await deps.approvals.claimResumption(approval.id, deps.instanceId))) {
+    await deps.suspensions.delete(held.id);
+    return;
+  }
+  const scope = scopeFrom(deps, held);
+  if (approval?.status === 'approved') {
+    await deps.budgets?.settleCard(held.budget, 'continued', approval.decidedBy);
+    await runAndDeliver(deps, scope, []);
+  } else {
+    const stopped = approval?.status === 'denied';
+    await deps.budgets?.settleCard(held.budget, stopped ? 'stopped' : 'expired', approval?.decidedBy);
+    const messages = deps.messagesFor(scope.channel);
+    const text = stopped ? messages.budget.stoppedUntilReset(wordsOf(held.budget), formatReset(held.resetsAt, deps.timezone)) : messages.budget.notContinued;
+    const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+    deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'refused', reason: 'budget', text, delivery });
+  }
+  if (approval) await deps.approvals.finishResumption(approval.id, deps.instanceId);
+  await deps.suspensions.delete(held.id);
+}
+
 /** Puts real results where placeholders stood; when the chat moved on since, also notes the outcome at the end. */
-function applyReplacements(messages: readonly ChatMessage[], replacements: ReadonlyMap<string, string>, suspended: SuspendedTurn): readonly ChatMessage[] {
+function applyReplacements(messages: readonly ChatMessage[], replacements: ReadonlyMap<string, string>, suspended: SuspendedCall): readonly ChatMessage[] {
   let lastReplaced = -1;
   let changed = false;
   const updated = messages.map((message, index) => {
@@ -136,6 +168,7 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnSco
     channel: suspended.target.channel,
     chatId: suspended.target.chatId,
     isGroup: suspended.isGroup ?? false,
+    ...(suspended.jobId === undefined ? {} : { jobId: suspended.jobId }),
     causationId: suspended.causationId ?? suspended.id,
     visibleTools: deps.visibleToolsFor(suspended.target.channel),
     // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.

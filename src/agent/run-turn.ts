@@ -5,12 +5,16 @@ import { type CallSuspension, executeCalls } from './execute-calls.js';
 import type { ModelFailure, ModelPort } from '../model/model-port.js';
 import type { TurnScope } from './turn-scope.js';
 import type { CallReviewer } from './create-call-reviewer.js';
+import { attributionOf } from './attribution-of.js';
+import type { TurnBudget } from './create-turn-budget.js';
+import type { TurnStop } from '../budgets/budget-check.js';
 
 /** How a turn ended: an answer, a wait for a person, or a model that could not be reached. */
 export type TurnOutcome =
   | { readonly status: 'completed'; readonly text: string; readonly newMessages: readonly ChatMessage[] }
   | { readonly status: 'suspended'; readonly suspension: CallSuspension; readonly newMessages: readonly ChatMessage[] }
-  | { readonly status: 'model-failed'; readonly failure: ModelFailure; readonly newMessages: readonly ChatMessage[] };
+  | { readonly status: 'model-failed'; readonly failure: ModelFailure; readonly newMessages: readonly ChatMessage[] }
+  | { readonly status: 'stopped'; readonly stop: TurnStop; readonly newMessages: readonly ChatMessage[] };
 
 /** What one run of the loop needs. */
 export type RunTurnInput = {
@@ -31,6 +35,8 @@ export type RunTurnInput = {
   readonly placeholders: (suspension: CallSuspension) => readonly Extract<ChatMessage, { role: 'tool' }>[];
   /** Smart approvals (see executeCalls). */
   readonly reviewer?: CallReviewer;
+  /** Asked before every model call (budgets, the per-turn ceiling); absent when none is configured. */
+  readonly budget?: TurnBudget;
 };
 
 const forcedFinalNote = 'You have reached the limit of tool calls for this turn. Answer the user now with what you have, without calling tools.';
@@ -41,11 +47,15 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const repeats = new Map<string, number>();
   const tools = input.registry.definitions(input.scope.visibleTools);
   const system: ChatMessage = { role: 'system', content: input.systemPrompt };
+  const attribution = attributionOf(input.scope);
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration += 1) {
+    const stop = await input.budget?.beforeModelCall();
+    if (stop) return { status: 'stopped', stop, newMessages: added };
     input.onModelCall?.();
-    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal });
+    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal, attribution });
     if (!result.ok) return { status: 'model-failed', failure: result.failure, newMessages: added };
+    input.budget?.afterModelCall(result.answer.usage);
     const { text, toolCalls } = result.answer;
     added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
     if (toolCalls.length === 0) return { status: 'completed', text, newMessages: added };
@@ -59,7 +69,9 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   }
 
   input.logger.info({ traceId: input.scope.traceId, maxIterations: input.maxIterations }, 'iteration limit reached; forcing a final answer');
-  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [], signal: input.signal });
+  const stop = await input.budget?.beforeModelCall();
+  if (stop) return { status: 'stopped', stop, newMessages: added };
+  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [], signal: input.signal, attribution });
   if (!final.ok) return { status: 'model-failed', failure: final.failure, newMessages: added };
   added.push({ role: 'assistant', content: final.answer.text });
   return { status: 'completed', text: final.answer.text, newMessages: added };

@@ -8,13 +8,14 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ToolServices } from '../registry/tool-context.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
-import type { ModelPort } from '../model/model-port.js';
+import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
 import type { CallReviewer } from './create-call-reviewer.js';
 import type { SmartPreferences } from '../reviewer/smart-preferences.js';
 import type { RecentReviews } from '../reviewer/recent-reviews.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
+import type { BudgetControl } from '../budgets/create-budget-control.js';
 
 /** Where approval cards for a channel go, and who may decide them. */
 export type ApprovalRoute = {
@@ -57,13 +58,15 @@ export type RuntimeDependencies = {
   readonly approvalRouteFor: ApprovalRouteFor;
   readonly servicesFor: (input: { readonly sessionKey: string; readonly target: Target; readonly userId: string }) => ToolServices;
   /** A short model-written risk explanation for the card; resolves to a fallback on timeout or failure. */
-  readonly explainRisk: (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string }) => Promise<string>;
+  readonly explainRisk: (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string; readonly attribution?: UsageAttribution }) => Promise<string>;
   readonly now: () => Date;
   /** Listeners told when a turn ends (webhook waits, cron run records). */
   readonly turnFinished: (report: TurnFinished) => void;
   /** Channels that want streamed drafts (`reply` with kind `progress`). */
   readonly streamingChannels?: ReadonlySet<string>;
   /** Smart approvals: the reviewer for reviewable calls, the people's `/smart` choices, its recent decisions; absent in manual mode. */
+  /** Usage accounting and budgets; absent in runtimes built without them (every check then allows). */
+  readonly budgets?: BudgetControl;
   readonly smartApprovals?: { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
   /** Turns a message's photos, voice notes and files into model input; without it the model is told only that they exist. */
   readonly readAttachments?: AttachmentReader;

@@ -1,7 +1,12 @@
 import { placeholderText, type SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { ApprovalCard } from '../events/approval-card.js';
 import { createShortId } from '../events/create-id.js';
+import { attributionOf } from './attribution-of.js';
+import { approvalParties, deliverApprovalCard, suspensionBase } from './approval-parties.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
+import { describeStop } from '../budgets/describe-budget.js';
+import { createTurnBudget } from './create-turn-budget.js';
+import { holdForBudget } from './hold-for-budget.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { CallSuspension } from './execute-calls.js';
 import { formatArguments } from './format-arguments.js';
@@ -28,6 +33,14 @@ export function placeholdersFor(suspensionId: string, suspension: CallSuspension
  */
 export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<void> {
   const messages = deps.messagesFor(scope.channel);
+  // A new attended turn past a budget's soft limit waits for the card; a used-up budget stops it inside the loop, before the model.
+  if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended) {
+    const check = await deps.budgets.check(attributionOf(scope), { attended: true });
+    if (check.kind === 'soft') {
+      await holdForBudget(deps, scope, newMessages, check.status);
+      return;
+    }
+  }
   const typing = startTyping(deps, scope);
   const suspensionId = createShortId();
   // A turn that runs too long (a slow model, many tool calls) gives its session lane back.
@@ -58,8 +71,10 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       },
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
       reviewer: deps.smartApprovals?.reviewCall,
+      budget: createTurnBudget(deps.budgets, scope),
     });
-    await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
+    // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
+    if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
     switch (outcome.status) {
       case 'completed': {
         const text = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
@@ -71,6 +86,15 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       case 'suspended':
         await suspend(deps, scope, outcome.suspension, suspensionId);
         return;
+      case 'stopped': {
+        const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });
+        deps.logger.info({ traceId: scope.traceId, stop: outcome.stop.kind }, 'turn stopped by a budget or the per-turn ceiling');
+        // A scheduled run is not answered in its chat: its run record says it was skipped, and why.
+        const delivery = scope.origin === 'schedule' ? undefined : await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+        const reason = outcome.stop.kind === 'per-turn' ? {} : { reason: 'budget' as const };
+        deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: outcome.stop.kind === 'per-turn' ? 'failed' : 'refused', text, ...(delivery ? { delivery } : {}), ...reason });
+        return;
+      }
       case 'model-failed': {
         deps.logger.warn({ traceId: scope.traceId, failure: outcome.failure }, 'model call failed');
         const text = deadline.signal.aborted ? messages.turnTimedOut : messages.modelUnavailable(outcome.failure.kind);
@@ -87,21 +111,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
 
 /** Saves the suspended turn and shows the person a card (approval) or a question. */
 export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
-  const base = {
-    id: suspensionId,
-    sessionKey: scope.sessionKey,
-    traceId: scope.traceId,
-    target: scope.target,
-    origin: scope.origin,
-    unattended: scope.unattended,
-    isGroup: scope.isGroup,
-    userId: scope.userId,
-    userName: scope.userName,
-    causationId: scope.causationId,
-    call: suspension.call,
-    remainingCalls: suspension.remaining,
-    createdAt: deps.now().toISOString(),
-  };
+  const base = { ...suspensionBase(scope, suspensionId, deps.now()), call: suspension.call, remainingCalls: suspension.remaining };
   if (suspension.kind === 'question') {
     const record: SuspendedTurn = { ...base, kind: 'question', question: suspension.question, options: suspension.options };
     await deps.suspensions.set(record.id, record);
@@ -111,7 +121,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     return;
   }
 
-  const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: scope.unattended });
+  const parties = approvalParties(deps, scope);
   const summary = suspension.tool.describeForApproval?.(suspension.input, { timezone: deps.timezone }) ?? `Run ${suspension.tool.name} with the arguments below.`;
   const argumentsText = formatArguments(suspension.input);
   const approval = await deps.approvals.open({
@@ -121,18 +131,13 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     argumentsHash: suspension.argumentsHash,
     summary,
     reason: suspension.reason,
-    requester: { id: scope.userId, displayName: scope.userName },
-    approvers: route.approvers.length > 0 ? route.approvers : [scope.userId],
-    approverChannel: route.approvers.length > 0 ? route.approverChannel : scope.channel,
-    channel: scope.channel,
-    sessionKey: scope.sessionKey,
-    origin: scope.target,
+    ...parties.record,
   });
   // The placeholders were written with a provisional id; the record's id is what people type, so rewrite them.
   await deps.history.update(scope.sessionKey, (messages) => renamePlaceholders(messages, suspensionId, approval.id));
   await deps.suspensions.set(approval.id, { ...base, id: approval.id, kind: 'approval' });
 
-  const explanation = await deps.explainRisk({ toolName: approval.toolName, summary, argumentsText, risk: approval.risk });
+  const explanation = await deps.explainRisk({ toolName: approval.toolName, summary, argumentsText, risk: approval.risk, attribution: attributionOf(scope, 'risk-explainer') });
   const card: ApprovalCard = {
     approvalId: approval.id,
     toolName: approval.toolName,
@@ -145,11 +150,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     ...(suspension.reviewerNote === undefined ? {} : { reviewerNote: suspension.reviewerNote }),
     choices: approval.choices,
   };
-  for (const target of route.targets.length > 0 ? route.targets : [scope.target]) {
-    const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
-    if (delivery.ok) await deps.approvals.attachCard(approval.id, { target, messageId: delivery.messageId });
-    else deps.logger.warn({ traceId: scope.traceId, approvalId: approval.id, error: delivery.error, target }, 'approval card was not delivered');
-  }
+  await deliverApprovalCard(deps, scope, parties.targets, card);
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: `Waiting for approval ${approval.id}: ${summary}` });
 }
 

@@ -15,6 +15,8 @@ export type TurnScope = {
   readonly channel: string;
   readonly chatId: string;
   readonly isGroup: boolean;
+  /** The scheduled job that started the turn; its model calls count for the job. */
+  readonly jobId?: string;
   readonly causationId: string;
   readonly visibleTools: ReadonlySet<string>;
   /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */

@@ -37,10 +37,12 @@ import { createToolRegistry, type ToolRegistry } from '../registry/tool-registry
 import { createStore } from '../store/create-store.js';
 import type { Store } from '../store/key-value-namespace.js';
 import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
+import type { BudgetControl } from '../budgets/create-budget-control.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
 import { builtinChannels } from './builtin-channels.js';
 import type { AppMode, ApprovalSurface, ChannelAdapter } from './channel-adapter.js';
+import { createBudgets } from './create-budgets.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
 import { createSmartApprovals } from './create-smart-approvals.js';
@@ -77,6 +79,8 @@ export type App = {
   readonly runtime: AgentRuntime;
   readonly registry: ToolRegistry;
   readonly telemetry: Telemetry;
+  /** Usage accounting and budgets. */
+  readonly budgets: BudgetControl;
   /** How a channel hands an event in: journaled, then queued (what every channel's `emit` is). */
   accept(event: InboundEvent): Promise<EmitResult>;
   readonly channels: ReadonlyMap<string, Channel>;
@@ -118,6 +122,8 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       telemetry.emitAudit(entry);
     },
   };
+  const budgets = createBudgets({ config, store, telemetry, audit, logger, now });
+  const model = budgets.meter(modelResult.model);
   const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000);
   const outbox = createOutbox({ logger, isClaimHeld, onFinalDelivered: (eventId) => delivered.record(eventId) });
   let events: Awaited<ReturnType<typeof openEventBus>>;
@@ -240,14 +246,14 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   });
 
   const approvalRouteFor = createApprovalRouting(config, activeSurfaces);
-  const smart = await createSmartApprovals({ config, primaryModel: modelResult.model, store, audit, outbox, messagesFor, approvalRouteFor, now });
+  const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter });
   if (!smart.ok) {
     await events.close();
     await store.close();
     return smart;
   }
 
-  const media = wireMedia({ config, logger, store, model: modelResult.model, channels, audit: audit.record });
+  const media = wireMedia({ config, logger, store, model, channels, audit: audit.record });
   const runtime = createAgentRuntime(
     {
       model: media.model,
@@ -273,11 +279,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       visibleToolsFor,
       approvalRouteFor,
       servicesFor,
-      explainRisk: createRiskExplainer({ model: modelResult.model, timeoutMs: 4000, enabled: config.approvals.explain }),
+      explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),
       now,
       turnFinished: (report) => telemetry.emitTurnFinished(report),
       streamingChannels: new Set([...traits].filter(([, declared]) => declared.streams).map(([name]) => name)),
       smartApprovals: smart.smartApprovals,
+      budgets: budgets.control,
     },
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );
@@ -353,6 +360,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     runtime,
     registry,
     telemetry,
+    budgets: budgets.control,
     accept: (event) => intake.accept(event),
     channels,
     chatChannels: [...activeSurfaces().keys()],
@@ -400,6 +408,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await fileAudit.flush();
       await registry.flush();
       await intake.flush();
+      await budgets.control.ledger.flush();
       await events.close();
       await store.close();
       return { drained: result.drained };

@@ -23,6 +23,8 @@ export type SmartApprovalsOptions = {
   readonly messagesFor: (channel: string) => Messages;
   readonly approvalRouteFor: ApprovalRouteFor;
   readonly now: () => Date;
+  /** Wraps the reviewer's own model so its calls are accounted (see create-budgets). */
+  readonly meter?: (model: ModelPort) => ModelPort;
 };
 
 /** The reviewer (in smart mode only), the people's `/smart` choices and the reviewer's recent decisions, from config. */
@@ -35,7 +37,7 @@ export async function createSmartApprovals(options: SmartApprovalsOptions): Prom
   const own = endpoint ? await createEndpointModel(endpoint, 0) : undefined;
   if (own && !own.ok) return { ok: false, error: `approvals.reviewerModel cannot be used: ${own.error}.` };
   const review = createApprovalReviewer({
-    model: own?.model ?? options.primaryModel,
+    model: own ? (options.meter?.(own.model) ?? own.model) : options.primaryModel,
     timeoutMs: config.approvals.reviewerTimeoutMs,
     workspaceDir: config.tools.workspaceDir ?? join(config.storage.dataDir, 'workspace'),
   });

@@ -9,6 +9,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   chat      talk to the agent in this terminal (npm run chat)
   tools     print the resolved tool set (npm run tools -- --profile NAME --channel NAME)
   audit     print recent audit entries (npm run audit)
+  usage     print model calls, tokens and cost today and this month, per chat, user, job, model and origin (npm run usage; --day, --month)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)
@@ -25,6 +26,8 @@ async function main(): Promise<number> {
       return (await import('./run-tools.js')).runTools(parsed);
     case 'audit':
       return (await import('./run-audit.js')).runAudit(parsed);
+    case 'usage':
+      return (await import('./run-usage.js')).runUsage(parsed);
     case 'cron':
       return (await import('./run-cron.js')).runCron(parsed);
     case 'doctor':

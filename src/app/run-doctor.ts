@@ -10,6 +10,7 @@ import { checkStore } from './doctor/check-store.js';
 import { checkTelegram } from './doctor/check-telegram.js';
 import { checkWebhook, describeGatewayExposure } from './doctor/check-webhook.js';
 import { checkWechat } from './doctor/check-wechat.js';
+import { describeBudgets } from './doctor/describe-budgets.js';
 import { describeConfig } from './doctor/describe-config.js';
 import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
 import { probeBubblewrap } from './doctor/probe-bubblewrap.js';
@@ -68,6 +69,7 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     ...describeMcpServers(config, mcp),
     ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)]),
     describeExecSandboxLine({ sandbox, execOffered: execOffered(config), probe }),
+    ...describeBudgets(config),
   ];
   const exitCode = doctorExitCode(lines);
   write(lines, { json, secrets: collectSecrets(config), exitCode });

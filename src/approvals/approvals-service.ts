@@ -6,11 +6,11 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { GrantStore } from './grants.js';
 import type { PendingApproval } from './pending-approval.js';
 
-/** Input to open an approval: the record's own facts, before the service adds id, cards, choices, times and status. */
+/** Input to open an approval: the record's own facts, before the service adds id, cards, times and status (and choices, unless given). */
 export type ApprovalRequestInput = Pick<
   PendingApproval,
-  'toolName' | 'risk' | 'input' | 'argumentsHash' | 'summary' | 'reason' | 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin'
->;
+  'toolName' | 'risk' | 'input' | 'argumentsHash' | 'summary' | 'reason' | 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin' | 'budgetPeriod'
+> & { readonly choices?: readonly ApprovalChoice[] };
 
 /** Why a decision was not taken, as a value the channel shows the person. */
 export type DecisionRefusal = {
@@ -92,7 +92,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
         ...input,
         id: createShortId(),
         cards: [],
-        choices: input.risk === 'dangerous' ? ['once', 'session', 'deny'] : ['once', 'session', 'always', 'deny'],
+        choices: input.choices ?? (input.risk === 'dangerous' ? ['once', 'session', 'deny'] : ['once', 'session', 'always', 'deny']),
         createdAt: created.toISOString(),
         expiresAt: new Date(created.getTime() + options.timeoutMs).toISOString(),
         status: 'pending',

@@ -1,12 +1,12 @@
+import type { BudgetRef } from '../budgets/budget-check.js';
 import type { ToolCall } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
 
-/** A turn waiting for a person: saved in the store so it resumes after a restart too. */
-export type SuspendedTurn = {
+/** What every suspended turn records: whose turn it is and where it answers. */
+type SuspendedTurnBase = {
   /** The approval id or question id it waits on. */
   readonly id: string;
-  readonly kind: 'approval' | 'question';
   readonly sessionKey: string;
   readonly traceId: string;
   readonly target: Target;
@@ -16,7 +16,15 @@ export type SuspendedTurn = {
   readonly isGroup?: boolean;
   readonly userId: string;
   readonly userName: string;
+  /** The scheduled job that started the turn, if one did. */
+  readonly jobId?: string;
   readonly causationId?: string;
+  readonly createdAt: string;
+};
+
+/** A turn waiting on a tool call: for a person's approval, or for the answer to an `ask_user` question. */
+export type SuspendedCall = SuspendedTurnBase & {
+  readonly kind: 'approval' | 'question';
   /** The call waiting for the decision or answer. */
   readonly call: ToolCall;
   /** Calls after it in the same batch, not yet run; each already has a placeholder result in history. */
@@ -27,11 +35,16 @@ export type SuspendedTurn = {
   /** For questions: the option the person picked, set just before the turn resumes. */
   readonly answer?: string;
   readonly answeredBy?: string;
-  readonly createdAt: string;
 };
 
+/** A turn held before its first model call by a budget's soft-limit card (an approval with the same id). */
+export type SuspendedForBudget = SuspendedTurnBase & { readonly kind: 'budget'; readonly budget: BudgetRef; readonly resetsAt: string };
+
+/** A turn waiting for a person: saved in the store so it resumes after a restart too. */
+export type SuspendedTurn = SuspendedCall | SuspendedForBudget;
+
 /** The text a placeholder tool result carries while its call waits; replaced by the real result on resume. */
-export function placeholderText(suspensionId: string, kind: SuspendedTurn['kind'], isWaitingCall: boolean): string {
+export function placeholderText(suspensionId: string, kind: SuspendedCall['kind'], isWaitingCall: boolean): string {
   if (!isWaitingCall) return `Not run yet: queued behind ${kind} ${suspensionId}.`;
   return kind === 'approval'
     ? `Waiting for a person to approve (approval ${suspensionId}); it has not run.`

@@ -124,6 +124,46 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' });
 
+/** One budget: a number of tokens (input, cached input and output together), an amount of money, or both. */
+const budgetAmountSchema = z
+  .strictObject({
+    tokens: z.coerce.number().int().positive().optional().describe('Tokens (input, cached input and output together).'),
+    cost: z.coerce.number().positive().optional().describe('Money, in the currency of the price table (prices); models without a price count tokens only.'),
+  })
+  .refine((amount) => amount.tokens !== undefined || amount.cost !== undefined, { message: 'give tokens, cost or both' });
+
+/** A scope's budgets per calendar day and month, in agent.timezone. */
+const budgetPeriodsSchema = z.strictObject({
+  daily: budgetAmountSchema.optional().describe('Per calendar day in agent.timezone.'),
+  monthly: budgetAmountSchema.optional().describe('Per calendar month in agent.timezone.'),
+});
+
+/** Spend controls: budgets per chat, user, cron job and overall, and a ceiling per turn. Everything is off unless set. */
+export const budgetsSchema = z
+  .strictObject({
+    softLimit: z.coerce.number().gt(0).max(1).default(0.8).describe('Share of a budget at which a card asks whether to continue (attended turns; once per period). 1: no card.'),
+    currency: z.string().min(1).default('USD').describe('Name of the currency the price table is in, as shown in messages.'),
+    chat: budgetPeriodsSchema.optional().describe('Each chat (a group shares one).'),
+    user: budgetPeriodsSchema.optional().describe('Each person, per channel.'),
+    job: budgetPeriodsSchema.optional().describe('Each scheduled job.'),
+    global: budgetPeriodsSchema.optional().describe('Everything together.'),
+    perTurn: z
+      .strictObject({
+        tokens: z.coerce.number().int().positive().optional().describe('Tokens one turn may use before it is stopped.'),
+        modelCalls: z.coerce.number().int().positive().optional().describe('Model calls one turn may make before it is stopped.'),
+      })
+      .optional()
+      .describe('A ceiling per turn, against loops that would burn a budget in one go.'),
+  })
+  .prefault({});
+
+/** Price of one model, per million tokens. */
+const modelPriceSchema = z.strictObject({
+  input: z.coerce.number().min(0).describe('Per million input tokens.'),
+  cachedInput: z.coerce.number().min(0).optional().describe('Per million input tokens read from the prompt cache; default the input price.'),
+  output: z.coerce.number().min(0).describe('Per million output tokens.'),
+});
+
 /** The whole configuration file, after `${VAR}` interpolation. Every section is strict: a misspelt key is reported, never dropped. */
 export const configSchema = z.strictObject({
   agent: z
@@ -230,11 +270,20 @@ export const configSchema = z.strictObject({
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),
+  budgets: budgetsSchema.describe('Spend controls: token and cost budgets per chat, user, job and overall, per day and month, and a ceiling per turn. Off unless set.'),
+  prices: z
+    .record(z.string().min(1), modelPriceSchema)
+    .default({})
+    .describe('Price per million tokens, by model name as configured (model.primary.name); models not listed count tokens only.'),
 });
 
 /** The validated configuration the runtime reads. */
 export type Config = z.output<typeof configSchema>;
 /** One configured MCP server. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
+/** The budgets section. */
+export type BudgetsConfig = z.output<typeof budgetsSchema>;
+/** One model's price per million tokens. */
+export type ModelPrice = z.output<typeof modelPriceSchema>;
 /** Tool selection for one scope. */
 export type ToolSelection = z.output<typeof toolSelectionSchema>;

@@ -20,4 +20,6 @@ export type ApprovalCard = {
   /** Why the approval reviewer asked a person instead of settling the call itself (smart mode). */
   readonly reviewerNote?: string;
   readonly choices: readonly ApprovalChoice[];
+  /** Button labels that replace the usual ones (a budget card's "Continue for today" and "Stop until tomorrow"). */
+  readonly choiceLabels?: Partial<Readonly<Record<ApprovalChoice, string>>>;
 };

@@ -14,4 +14,6 @@ export type TurnFinished = {
   readonly text?: string;
   /** The delivery of the final reply, when one was sent. */
   readonly delivery?: Delivery;
+  /** Set when a budget stopped the turn before the model was asked (a scheduled run records it as skipped). */
+  readonly reason?: 'budget';
 };

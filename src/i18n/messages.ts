@@ -1,4 +1,5 @@
 import type { Risk } from '../events/risk.js';
+import { type BudgetMessages, chineseBudgetMessages, englishBudgetMessages } from './budget-messages.js';
 
 /** A language of user-facing text. */
 export type Locale = 'en' | 'zh-CN';
@@ -84,7 +85,7 @@ export type Messages = {
   /** Telegram: a button whose data is unknown or from an old layout. */
   readonly telegramUnknownButton: string;
   /** Telegram: descriptions of the commands registered with setMyCommands. */
-  readonly telegramCommands: Readonly<Record<'start' | 'help' | 'new' | 'approvals' | 'approve' | 'deny' | 'cancel', string>>;
+  readonly telegramCommands: Readonly<Record<'start' | 'help' | 'new' | 'approvals' | 'approve' | 'deny' | 'cancel' | 'usage' | 'budget', string>>;
   /** WeChat: one labelled line of a text card. */
   readonly wechatField: (label: string, value: string) => string;
   /** WeChat: how to answer a card that does not offer "always" (a dangerous action). */
@@ -93,6 +94,8 @@ export type Messages = {
   readonly wechatOutcomeLine: (id: string, outcome: string) => string;
   /** WeChat: in a group the bot only hears messages that @mention it, numbered replies included. */
   readonly wechatMentionToReply: string;
+  /** Usage and budgets: the soft-limit card, the hard limit, /usage and /budget. */
+  readonly budget: BudgetMessages;
 };
 
 /** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
@@ -119,6 +122,8 @@ const en: Messages = {
       '/approvals revoke <n>: remove a standing grant',
       '/smart on|off: let the reviewer settle obvious commands in your chats, or not',
       '/cancel: cancel the question or approval waiting in this chat',
+      '/usage: tokens and cost of this chat today and this month (approvers: everyone)',
+      '/budget: the budgets of this chat; approvers raise one with /budget raise',
       '/help: this list',
     ].join('\n'),
   greeting: (botName) => `Hi, I am ${botName}. Ask me anything, or ask me to remind you of something. Risky actions wait for your approval. /help lists the commands.`,
@@ -186,11 +191,14 @@ const en: Messages = {
     approve: 'Approve a pending action: /approve <id>',
     deny: 'Refuse a pending action: /deny <id>',
     cancel: 'Cancel the question or approval waiting here',
+    usage: 'Tokens and cost: today and this month',
+    budget: 'Budgets of this chat; approvers can raise one',
   },
   wechatField: (label, value) => `${label}: ${value}`,
   wechatNoAlwaysHint: (id) => `Reply 1 approve once · 3 deny (id ${id}). "Always allow" is not offered for this action.`,
   wechatOutcomeLine: (id, outcome) => `Approval ${id}: ${outcome}`,
   wechatMentionToReply: 'In this group, @mention me with your reply.',
+  budget: englishBudgetMessages,
 };
 
 const zhCN: Messages = {
@@ -211,6 +219,8 @@ const zhCN: Messages = {
       '/approvals revoke <n>：撤销一条授权',
       '/smart on|off：开启或关闭智能审批',
       '/cancel：取消本会话中等待的问题或审批',
+      '/usage：本聊天今天和本月的令牌与费用（审批人可看所有人）',
+      '/budget：本聊天的预算；审批人可用 /budget raise 提高',
       '/help：显示本列表',
     ].join('\n'),
   greeting: (botName) => `你好，我是 ${botName}。有风险的操作会先请你批准。/help 查看命令。`,
@@ -278,11 +288,14 @@ const zhCN: Messages = {
     approve: '批准：/approve <id>',
     deny: '拒绝：/deny <id>',
     cancel: '取消本会话中等待的问题或审批',
+    usage: '令牌与费用：今天和本月',
+    budget: '本聊天的预算；审批人可提高',
   },
   wechatField: (label, value) => `${label}：${value}`,
   wechatNoAlwaysHint: (id) => `回复 1 批准一次 · 3 拒绝（编号 ${id}）。此操作不提供“总是允许”。`,
   wechatOutcomeLine: (id, outcome) => `审批 ${id}：${outcome}`,
   wechatMentionToReply: '在群聊中请 @我 并回复。',
+  budget: chineseBudgetMessages,
 };
 
 const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };

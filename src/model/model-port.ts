@@ -18,6 +18,22 @@ export type ModelRequest = {
   readonly maxTokens?: number;
   /** Sampling temperature; the provider's default when absent (the approval reviewer asks for 0). */
   readonly temperature?: number;
+  /** Who the call is for, so its usage is accounted to them (see src/budgets/); providers ignore it. */
+  readonly attribution?: UsageAttribution;
+};
+
+/** What started a model call, for accounting: the turn's origin, or one of the side calls a turn makes. */
+export type UsageOrigin = 'user' | 'schedule' | 'webhook' | 'risk-explainer' | 'reviewer';
+
+/** Whose a model call's usage is: the session, user, chat and (for scheduled turns) job it is counted to. */
+export type UsageAttribution = {
+  readonly origin: UsageOrigin;
+  readonly sessionKey: string;
+  /** The sender's id in its channel; absent for scheduled turns, which are counted to their job. */
+  readonly userId?: string;
+  readonly channel: string;
+  readonly chatId: string;
+  readonly jobId?: string;
 };
 
 /** Why a model call failed, classified so the caller can decide to retry or fail over. */
@@ -34,11 +50,25 @@ export type ModelFailure = {
   readonly provider: string;
 };
 
+/**
+ * Tokens one model call used, as the provider reported them. `inputTokens` are the input tokens billed at the
+ * full price (cache writes included), `cachedInputTokens` those read from the provider's prompt cache.
+ */
+export type ModelUsage = {
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+};
+
 /** What the model answered: text, tool calls, or both. */
 export type ModelAnswer = {
   readonly text: string;
   readonly toolCalls: readonly ToolCall[];
   readonly finishReason: 'stop' | 'tool-calls' | 'length' | 'other';
+  /** Absent when the provider reported none (some OpenAI-compatible servers do not). */
+  readonly usage?: ModelUsage;
+  /** The configured model name that answered (for the price table); absent from in-process test models. */
+  readonly model?: string;
 };
 
 /** The result of one model call: an answer or a failure, never a throw. */

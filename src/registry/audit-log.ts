@@ -2,9 +2,9 @@ import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
 
-/** One line of the audit log: a tool execution, an approval requested or decided, or a file a person sent being downloaded. */
+/** One line of the audit log: a tool execution, an approval requested or decided, a file a person sent being downloaded, or a budget raised. */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;

@@ -1,5 +1,5 @@
 import { canonicalJson } from '../registry/canonical-json.js';
-import type { ModelPort } from '../model/model-port.js';
+import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { Risk } from '../events/risk.js';
 import { parseReviewerAnswer } from './parse-reviewer-answer.js';
 import { buildReviewerMessages } from './reviewer-prompt.js';
@@ -14,7 +14,7 @@ export type ApprovalReviewerOptions = {
 };
 
 /** One call to review: the tool, its risk and its validated arguments. */
-export type ReviewRequest = { readonly toolName: string; readonly risk: Risk; readonly input: unknown };
+export type ReviewRequest = { readonly toolName: string; readonly risk: Risk; readonly input: unknown; readonly attribution?: UsageAttribution };
 
 /** Reviews one call; always resolves, never approves on failure. */
 export type ApprovalReviewer = (request: ReviewRequest) => Promise<ReviewerVerdict>;
@@ -38,7 +38,7 @@ export function createApprovalReviewer(options: ApprovalReviewerOptions): Approv
     });
     try {
       const messages = buildReviewerMessages({ toolName: request.toolName, risk: request.risk, argumentsJson: canonicalJson(request.input), workspaceDir: options.workspaceDir });
-      const result = await Promise.race([options.model.complete({ messages, tools: [], signal: controller.signal, maxTokens: 100, temperature: 0 }), deadline]);
+      const result = await Promise.race([options.model.complete({ messages, tools: [], signal: controller.signal, maxTokens: 100, temperature: 0, ...(request.attribution === undefined ? {} : { attribution: request.attribution }) }), deadline]);
       if (result === 'timeout' || controller.signal.aborted) return { decision: 'escalate', reason: `the reviewer did not answer within ${options.timeoutMs} ms`, cause: 'timeout', model };
       if (!result.ok) return { decision: 'escalate', reason: `the reviewer could not be reached (${result.failure.kind})`, cause: 'unavailable', model };
       const parsed = parseReviewerAnswer(result.answer.text);

@@ -4,11 +4,24 @@ import type { AuditEntry } from '../registry/audit-log.js';
 /** One handled inbound event and how long its handler took. */
 export type EventHandled = { readonly type: string; readonly channel: string; readonly durationMs: number; readonly failed: boolean };
 
+/** One accounted model call, for metrics: tokens by kind and the cost when the model has a price. */
+export type ModelUsageReport = {
+  readonly model: string;
+  readonly channel: string;
+  readonly origin: string;
+  readonly inputTokens: number;
+  readonly cachedInputTokens: number;
+  readonly outputTokens: number;
+  readonly cost?: number;
+};
+
 /** Fan-out of runtime signals to observers (metrics, webhook waits, cron run records). */
 export interface Telemetry {
   onTurnFinished(listener: (report: TurnFinished) => void): () => void;
   onAudit(listener: (entry: AuditEntry) => void): () => void;
   onEventHandled(listener: (event: EventHandled) => void): () => void;
+  onModelUsage(listener: (report: ModelUsageReport) => void): () => void;
+  emitModelUsage(report: ModelUsageReport): void;
   emitTurnFinished(report: TurnFinished): void;
   emitAudit(entry: AuditEntry): void;
   emitEventHandled(event: EventHandled): void;
@@ -19,6 +32,7 @@ export function createTelemetry(): Telemetry {
   const turn = new Set<(report: TurnFinished) => void>();
   const audit = new Set<(entry: AuditEntry) => void>();
   const handled = new Set<(event: EventHandled) => void>();
+  const usage = new Set<(report: ModelUsageReport) => void>();
   const subscribe = <T>(set: Set<T>, listener: T) => {
     set.add(listener);
     return () => {
@@ -38,6 +52,8 @@ export function createTelemetry(): Telemetry {
     onTurnFinished: (listener) => subscribe(turn, listener),
     onAudit: (listener) => subscribe(audit, listener),
     onEventHandled: (listener) => subscribe(handled, listener),
+    onModelUsage: (listener) => subscribe(usage, listener),
+    emitModelUsage: (report) => emit(usage, report),
     emitTurnFinished: (report) => emit(turn, report),
     emitAudit: (entry) => emit(audit, entry),
     emitEventHandled: (event) => emit(handled, event),

@@ -147,7 +147,8 @@ export async function createScriptedModelServer(options: ScriptedModelServerOpti
     const replyModel = typeof body.model === 'string' ? body.model : model;
     if (api === 'openai') {
       const id = `chatcmpl-${nextId()}`;
-      await writeOpenAiReply(response, reply, { model: replyModel, stream: body.stream === true, id });
+      const streamOptions = body.stream_options as { readonly include_usage?: boolean } | undefined;
+      await writeOpenAiReply(response, reply, { model: replyModel, stream: body.stream === true, id, includeUsage: streamOptions?.include_usage === true });
       return;
     }
     if (body.stream === true) {

@@ -20,7 +20,12 @@ export type ScriptedStep = {
   readonly errorMessage?: string;
   readonly delayMs?: number;
   readonly finishReason?: 'stop' | 'length';
+  /** Tokens the reply reports (OpenAI `usage`, Anthropic `usage`); default 10 input and 10 output, none cached. */
+  readonly usage?: ScriptedUsage;
 };
+
+/** Token counts a scripted reply reports: `input` at the full price, `cachedInput` read from the prompt cache. */
+export type ScriptedUsage = { readonly input: number; readonly cachedInput?: number; readonly output: number };
 
 /** The parsed JSON body of a model request, loosely typed for test handlers to inspect. */
 export type ScriptedRequestBody = {

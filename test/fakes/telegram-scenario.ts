@@ -22,6 +22,8 @@ export type TelegramScenarioOptions = {
   readonly sweepEveryMs?: number;
   /** More variables for the app, given the scripted model (e.g. its URL as the transcription endpoint). */
   readonly environment?: (model: ScriptedModelServer) => Readonly<Record<string, string>>;
+  /** The app's clock (budgets' days and months, approval expiry); default the real one. */
+  readonly now?: () => Date;
 };
 
 /** The emulator, the scripted model and the app, wired like `npm start`. */
@@ -57,6 +59,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
     configFile,
     extraTools: options.extraTools,
     sweepEveryMs: options.sweepEveryMs,
+    now: options.now,
     environment: {
       TELEGRAM_BOT_TOKEN: scenarioToken,
       TELEGRAM_API_ROOT: proxy.apiRoot,

@@ -24,7 +24,7 @@ export function writeAnthropicReply(
     content,
     stop_reason: stopReasons[reply.finishReason],
     stop_sequence: null,
-    usage: { input_tokens: 10, output_tokens: 10 },
+    usage: { input_tokens: reply.usage.input, output_tokens: reply.usage.output, ...(reply.usage.cachedInput === undefined ? {} : { cache_read_input_tokens: reply.usage.cachedInput }) },
   });
 }
 

@@ -10,10 +10,18 @@ const finishReasons = { stop: 'stop', length: 'length', 'tool-calls': 'tool_call
 export async function writeOpenAiReply(
   response: ServerResponse,
   reply: ScriptedReply,
-  options: { readonly model: string; readonly stream: boolean; readonly id: string },
+  options: { readonly model: string; readonly stream: boolean; readonly id: string; readonly includeUsage?: boolean },
 ): Promise<void> {
   const created = Math.floor(Date.now() / 1000);
   const base = { id: options.id, created, model: options.model };
+  const cached = reply.usage.cachedInput ?? 0;
+  const promptTokens = reply.usage.input + cached;
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: reply.usage.output,
+    total_tokens: promptTokens + reply.usage.output,
+    ...(cached > 0 ? { prompt_tokens_details: { cached_tokens: cached } } : {}),
+  };
   if (!options.stream) {
     const toolCalls = reply.toolCalls.map((call) => ({
       id: call.id,
@@ -30,7 +38,7 @@ export async function writeOpenAiReply(
       ...base,
       object: 'chat.completion',
       choices: [{ index: 0, message, logprobs: null, finish_reason: finishReasons[reply.finishReason] }],
-      usage: { prompt_tokens: 10, completion_tokens: 10, total_tokens: 20 },
+      usage,
     };
     writeJson(response, 200, body);
     return;
@@ -52,6 +60,8 @@ export async function writeOpenAiReply(
     }
   });
   events.push(chunk({}, finishReasons[reply.finishReason]));
+  // As OpenAI does with stream_options.include_usage: one last chunk with the usage and no choices.
+  if (options.includeUsage === true) events.push({ ...base, object: 'chat.completion.chunk', choices: [], usage });
   for (const event of events) {
     if (response.destroyed) return;
     response.write(`data: ${JSON.stringify(event)}\n\n`);

@@ -53,4 +53,17 @@ describe('npm run tools and npm run audit', () => {
     expect(audit.stdout).toMatch(/tool-call memory ok by local/);
     expect(audit.stdout).not.toContain('tok-123456');
   });
+
+  it('npm run usage prints today and this month from the store: the calls of a chat with their tokens, unpriced without a price', async () => {
+    model.enqueue({ text: 'Counted.', usage: { input: 1234, cachedInput: 100, output: 56 } });
+    const chat = await runCompiled(['chat'], { environment: { ...clean(), OPENAI_BASE_URL: model.url }, input: 'count me\n' });
+    expect(chat.stdout).toBe('Counted.\n');
+    const usage = await runCompiled(['usage'], { environment: clean() });
+    expect(usage.code).toBe(0);
+    expect(usage.stdout).toMatch(/^\d{4}-\d{2}-\d{2} \(UTC\)\ndimension/);
+    expect(usage.stdout).toMatch(/\norigin +user +\d+ +[\d,]+ +[\d,]+ +[\d,]+ +[\d,]+ +unpriced\n/);
+    expect(usage.stdout).toMatch(/\nmodel +gpt-4o-mini +\d+ /);
+    const refused = await runCompiled(['usage', '--day', 'yesterday'], { environment: clean() });
+    expect(refused.code).toBe(2);
+  });
 });

@@ -19,4 +19,23 @@ describe('the message catalogue', () => {
       expect(messagesFor('en').riskLevel(risk)).not.toContain('_');
     }
   });
+
+  it('speaks of budgets in Chinese without English words (ids and amounts are passed in)', () => {
+    const zh = messagesFor('zh-CN').budget;
+    const words = { scope: 'chat', id: '1', period: 'daily' } as const;
+    const texts = [
+      zh.softLimitQuestion(words, 80, '1 / 2'),
+      zh.softLimitExplanation,
+      zh.continueLabel('daily'),
+      zh.stopLabel('monthly'),
+      zh.limitReached({ ...words, scope: 'user' }, '1 / 2', '2026-01-01 00:00'),
+      zh.stoppedUntilReset({ ...words, scope: 'global', period: 'monthly' }, '2026-01-01'),
+      zh.notContinued,
+      zh.turnCeiling('modelCalls', '25'),
+      zh.turnCeiling('tokens', '25'),
+      zh.budgetOnlyApprovers,
+      zh.unpriced('3'),
+    ];
+    for (const text of texts) expect(text).not.toMatch(/[A-Za-z]/);
+  });
 });

@@ -58,7 +58,7 @@ export function createAnthropicProvider(options: AnthropicProviderOptions): Mode
         },
         { signal: idle.signal },
       );
-      return { ok: true, answer: toAnswer(message) };
+      return { ok: true, answer: { ...toAnswer(message), model: options.model } };
     } catch (error) {
       const failure = toAnthropicFailure(error, {
         provider: name,
@@ -84,7 +84,14 @@ function toAnswer(message: Message): ModelAnswer {
       toolCalls.push({ id: block.id, name: block.name, argumentsText: JSON.stringify(block.input ?? {}) });
     }
   }
-  return { text, toolCalls, finishReason: toFinishReason(message.stop_reason, toolCalls.length > 0) };
+  const usage = message.usage;
+  return {
+    text,
+    toolCalls,
+    finishReason: toFinishReason(message.stop_reason, toolCalls.length > 0),
+    // input_tokens excludes cache reads; cache writes are billed like input here (the price table has no separate rate).
+    usage: { inputTokens: usage.input_tokens + (usage.cache_creation_input_tokens ?? 0), cachedInputTokens: usage.cache_read_input_tokens ?? 0, outputTokens: usage.output_tokens },
+  };
 }
 
 function toFinishReason(reason: Message['stop_reason'], hasToolCalls: boolean): ModelAnswer['finishReason'] {

@@ -1,7 +1,8 @@
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
 import type { ToolCall } from '../../../model/chat-message.js';
-import type { ModelAnswer } from '../../../model/model-port.js';
+import type { ModelAnswer, ModelUsage } from '../../../model/model-port.js';
 import { toFinishReason } from './to-finish-reason.js';
+import { toOpenAiUsage } from './to-openai-usage.js';
 
 type PartialToolCall = { id: string; name: string; argumentsText: string };
 
@@ -13,8 +14,11 @@ export async function accumulateOpenAiStream(
   let text = '';
   let finishReason: string | null | undefined;
   const partials = new Map<number, PartialToolCall>();
+  let usage: ModelUsage | undefined;
   for await (const chunk of stream) {
     options.onChunk?.();
+    // With stream_options.include_usage the last chunk carries the usage and no choices.
+    usage = toOpenAiUsage(chunk.usage) ?? usage;
     const choice = chunk.choices[0];
     if (choice === undefined) continue;
     const content = choice.delta.content;
@@ -41,5 +45,5 @@ export async function accumulateOpenAiStream(
       name: partial.name,
       argumentsText: partial.argumentsText,
     }));
-  return { text, toolCalls, finishReason: toFinishReason(finishReason, toolCalls.length > 0) };
+  return { text, toolCalls, finishReason: toFinishReason(finishReason, toolCalls.length > 0), ...(usage === undefined ? {} : { usage }) };
 }

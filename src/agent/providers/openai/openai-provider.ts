@@ -1,13 +1,14 @@
 import OpenAI from 'openai';
 import { EchoError } from '../../../errors/index.js';
 import type { ToolCall } from '../../../model/chat-message.js';
-import type { ModelAnswer, ModelPort, ModelRequest, ModelResult } from '../../../model/model-port.js';
+import type { ModelAnswer, ModelPort, ModelUsage, ModelRequest, ModelResult } from '../../../model/model-port.js';
 import { createIdleTimeout } from '../create-idle-timeout.js';
 import { createModelFailure } from '../create-model-failure.js';
 import { accumulateOpenAiStream } from './accumulate-openai-stream.js';
 import { toFinishReason } from './to-finish-reason.js';
 import { toOpenAiFailure } from './to-openai-failure.js';
 import { toOpenAiMessages, toOpenAiTools } from './to-openai-messages.js';
+import { toOpenAiUsage } from './to-openai-usage.js';
 
 /** Options for an OpenAI or OpenAI-compatible chat completions provider. */
 export type OpenAiProviderOptions = {
@@ -61,12 +62,13 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
     try {
       // Streaming costs parsing many chunks; it only pays off when someone shows the text as it comes.
       if (stream && request.onTextDelta !== undefined) {
-        const chunks = await client.chat.completions.create({ ...body, stream: true }, { signal: idle.signal });
+        // Without include_usage a streamed answer reports no tokens, and its spend could not be accounted.
+        const chunks = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal: idle.signal });
         const answer = await accumulateOpenAiStream(chunks, {
           onChunk: idle.touch,
           ...(request.onTextDelta === undefined ? {} : { onTextDelta: guardCallback(request.onTextDelta) }),
         });
-        return { ok: true, answer };
+        return { ok: true, answer: { ...answer, model: options.model } };
       }
       const completion = await client.chat.completions.create({ ...body, stream: false }, { signal: idle.signal });
       const choice = completion.choices[0];
@@ -80,6 +82,8 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
         text: choice.message.content ?? '',
         toolCalls,
         finishReason: toFinishReason(choice.finish_reason, toolCalls.length > 0),
+        model: options.model,
+        ...usageOf(completion.usage),
       };
       return { ok: true, answer };
     } catch (error) {
@@ -97,6 +101,11 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
   }
 
   return { name, complete };
+}
+
+function usageOf(usage: Parameters<typeof toOpenAiUsage>[0]): { readonly usage?: ModelUsage } {
+  const converted = toOpenAiUsage(usage);
+  return converted === undefined ? {} : { usage: converted };
 }
 
 // A throwing delta callback is a bug in the caller, not a model failure: let it escape as one.

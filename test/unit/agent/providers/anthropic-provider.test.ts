@@ -46,7 +46,7 @@ describe('createAnthropicProvider over the scripted server', () => {
     ];
     const answer = answerOf(await provider().complete({ messages, tools: [] }));
 
-    expect(answer).toEqual({ text: 'echo: hi there', toolCalls: [], finishReason: 'stop' });
+    expect(answer).toEqual({ text: 'echo: hi there', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }, model: 'claude-test' });
     const request = server.requests[0];
     expect(request?.path).toBe('/v1/messages');
     expect(request?.body?.system).toBe('Be brief.\n\nAnswer in English.');
@@ -54,6 +54,12 @@ describe('createAnthropicProvider over the scripted server', () => {
     expect(request?.body?.model).toBe('claude-test');
     expect(request?.body?.max_tokens).toBe(4096);
     expect(request?.body).not.toHaveProperty('tools');
+  });
+
+  it('reads the usage object: input_tokens, cache reads apart, output_tokens', async () => {
+    server.enqueue({ text: 'ok', usage: { input: 500, cachedInput: 2000, output: 42 } });
+    const answer = answerOf(await provider().complete({ messages: [{ role: 'user', content: 'hi' }], tools: [] }));
+    expect(answer.usage).toEqual({ inputTokens: 500, cachedInputTokens: 2000, outputTokens: 42 });
   });
 
   it('round-trips tool use: tool_use out, merged tool_result blocks back in', async () => {
@@ -74,6 +80,7 @@ describe('createAnthropicProvider over the scripted server', () => {
         { id: 'toolu_oslo', name: 'get_weather', argumentsText: '{"city":"Oslo"}' },
       ],
       finishReason: 'tool-calls',
+      usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }, model: 'claude-test',
     });
     expect(server.requests[0]?.body?.tools).toEqual([
       { name: 'get_weather', description: weatherTool.description, input_schema: weatherTool.parameters },
@@ -88,7 +95,7 @@ describe('createAnthropicProvider over the scripted server', () => {
     ];
     const final = answerOf(await provider({ maxTokens: 256 }).complete({ messages: second, tools: [weatherTool] }));
 
-    expect(final).toEqual({ text: 'Paris is sunny, Oslo is rainy.', toolCalls: [], finishReason: 'stop' });
+    expect(final).toEqual({ text: 'Paris is sunny, Oslo is rainy.', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }, model: 'claude-test' });
     const body = server.requests[1]?.body;
     expect(body?.max_tokens).toBe(256);
     expect(body?.messages).toEqual([

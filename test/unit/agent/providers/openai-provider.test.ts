@@ -44,7 +44,7 @@ describe('createOpenAiProvider over the scripted server', () => {
     const result = await provider().complete({ messages: hello, tools: [], onTextDelta: (delta) => deltas.push(delta) });
 
     const answer = answerOf(result);
-    expect(answer).toEqual({ text: 'The quick brown fox jumps over the lazy dog', toolCalls: [], finishReason: 'stop' });
+    expect(answer).toEqual({ text: 'The quick brown fox jumps over the lazy dog', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }, model: 'gpt-test' });
     expect(deltas.length).toBeGreaterThan(1);
     expect(deltas.join('')).toBe(answer.text);
     const body = server.requests[0]?.body;
@@ -62,7 +62,7 @@ describe('createOpenAiProvider over the scripted server', () => {
     const deltas: string[] = [];
     const result = await provider({ stream: false }).complete({ messages: hello, tools: [], onTextDelta: (d) => deltas.push(d) });
 
-    expect(answerOf(result)).toEqual({ text: 'plain answer', toolCalls: [], finishReason: 'stop' });
+    expect(answerOf(result)).toEqual({ text: 'plain answer', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }, model: 'gpt-test' });
     expect(deltas).toEqual([]);
     expect(server.requests[0]?.body?.stream).not.toBe(true);
   });
@@ -86,10 +86,21 @@ describe('createOpenAiProvider over the scripted server', () => {
         { id: 'call_def', name: 'get_weather', argumentsText: rawArguments },
       ],
       finishReason: 'tool-calls',
+      usage: { inputTokens: 10, cachedInputTokens: 0, outputTokens: 10 }, model: 'gpt-test',
     });
     expect(server.requests[0]?.body?.tools).toEqual([
       { type: 'function', function: { name: 'get_weather', description: weatherTool.description, parameters: weatherTool.parameters } },
     ]);
+  });
+
+  it('reads the usage object, cached prompt tokens apart, streamed (asking include_usage) and not', async () => {
+    const usage = { input: 1200, cachedInput: 800, output: 345 };
+    server.enqueue({ text: 'streamed', usage }, { text: 'whole', usage });
+    const streamed = answerOf(await provider().complete({ messages: hello, tools: [], onTextDelta: () => undefined }));
+    const whole = answerOf(await provider().complete({ messages: hello, tools: [] }));
+
+    expect(server.requests[0]?.body?.stream_options).toEqual({ include_usage: true });
+    for (const answer of [streamed, whole]) expect(answer.usage).toEqual({ inputTokens: 1200, cachedInputTokens: 800, outputTokens: 345 });
   });
 
   it('does not stream when nobody reads the text as it comes', async () => {

@@ -135,6 +135,11 @@ describe('renderCard', () => {
   it('speaks English when the locale is en', () => {
     expect(renderCard(card, en)).toContain('Reply 1 approve once · 2 always allow · 3 deny (id k7m2p9q4r8s3)');
   });
+
+  it("names a budget card's own choices in the numbered reply", () => {
+    const budgetCard = { ...card, choices: ['once', 'deny'] as const, choiceLabels: { once: '今天继续', deny: '停到明天' } };
+    expect(renderCard(budgetCard, zh).split('\n').at(-1)).toBe('回复 1 今天继续 · 3 停到明天（编号 k7m2p9q4r8s3）');
+  });
 });
 
 describe('renderForWechat', () => {

@@ -1,0 +1,34 @@
+import type { TurnStop } from '../budgets/budget-check.js';
+import type { BudgetControl } from '../budgets/create-budget-control.js';
+import type { ModelUsage } from '../model/model-port.js';
+import { attributionOf } from './attribution-of.js';
+import type { TurnScope } from './turn-scope.js';
+
+/** The budget of one run of the loop: asked before every model call, told after each. */
+export type TurnBudget = {
+  /** Why the next model call must not happen (the per-turn ceiling, a budget used up or stopped), or undefined. */
+  beforeModelCall(): Promise<TurnStop | undefined>;
+  afterModelCall(usage: ModelUsage | undefined): void;
+};
+
+/** The turn's budget, or undefined when no budget and no ceiling is configured (the loop then checks nothing). */
+export function createTurnBudget(control: BudgetControl | undefined, scope: TurnScope): TurnBudget | undefined {
+  if (!control?.enforced) return undefined;
+  const subject = attributionOf(scope);
+  const ceiling = control.perTurn;
+  let calls = 0;
+  let tokens = 0;
+  return {
+    async beforeModelCall() {
+      if (ceiling?.modelCalls !== undefined && calls >= ceiling.modelCalls) return { kind: 'per-turn', measure: 'modelCalls', limit: ceiling.modelCalls };
+      if (ceiling?.tokens !== undefined && tokens >= ceiling.tokens) return { kind: 'per-turn', measure: 'tokens', limit: ceiling.tokens };
+      // Mid-turn only a used-up or stopped budget stops the loop; the soft-limit card is asked before a turn starts.
+      const check = await control.check(subject, { attended: false });
+      return check.kind === 'hard' || check.kind === 'stopped' ? { kind: check.kind, status: check.status } : undefined;
+    },
+    afterModelCall(usage) {
+      calls += 1;
+      tokens += (usage?.inputTokens ?? 0) + (usage?.cachedInputTokens ?? 0) + (usage?.outputTokens ?? 0);
+    },
+  };
+}

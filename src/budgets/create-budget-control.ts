@@ -1,0 +1,134 @@
+import type { BudgetsConfig } from '../config/config-schema.js';
+import type { UsageAttribution } from '../model/model-port.js';
+import type { AuditLog } from '../registry/audit-log.js';
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import { type BudgetCheck, type BudgetPeriod, type BudgetRef, type BudgetScope, type BudgetState, type BudgetStatus, type BudgetUnit, budgetStateKey } from './budget-check.js';
+import type { UsageLedger } from './create-usage-ledger.js';
+import { idsOfCall } from './usage-counters.js';
+import { totalTokens } from './usage-totals.js';
+
+/** Budgets as the runtime uses them: checks before model calls, the soft-limit card's state, raises, and the ledger. */
+export interface BudgetControl {
+  readonly ledger: UsageLedger;
+  /** False when no budget and no per-turn ceiling is configured: the runtime then checks nothing. */
+  readonly enforced: boolean;
+  readonly perTurn: BudgetsConfig['perTurn'];
+  readonly currency: string;
+  /** The worst budget of a chat, person or job: hard or stopped first, then (attended turns only) a soft limit not yet asked about. */
+  check(subject: UsageAttribution, options: { readonly attended: boolean }): Promise<BudgetCheck>;
+  /** Every configured budget that applies to the subject, as it stands now. */
+  statuses(subject: UsageAttribution): Promise<readonly BudgetStatus[]>;
+  /** Records that a card was shown for this budget in this period (so it is shown once). */
+  markAsked(ref: BudgetRef, approvalId: string): Promise<void>;
+  /** Applies the card's decision: continue, stop until the reset, or (expired) ask again next turn. */
+  settleCard(ref: BudgetRef, outcome: 'continued' | 'stopped' | 'expired', by: string | undefined): Promise<void>;
+  /** A configured budget of one scope and id in the current period, or undefined when the configuration has none such. */
+  find(input: { readonly scope: BudgetScope; readonly id: string; readonly period: BudgetPeriod; readonly unit: BudgetUnit }): { readonly ref: BudgetRef; readonly resetsAt: string } | undefined;
+  /** Raises a budget for the rest of its period (an approver's `/budget raise`), audited. */
+  raise(input: { readonly ref: BudgetRef; readonly limit: number; readonly by: string; readonly byId: string; readonly channel: string }): Promise<void>;
+}
+
+/** What budget control is built from. */
+export type BudgetControlOptions = {
+  readonly config: BudgetsConfig;
+  readonly ledger: UsageLedger;
+  readonly states: KeyValueNamespace<BudgetState>;
+  readonly audit: Pick<AuditLog, 'record'>;
+};
+
+const scopes: readonly BudgetScope[] = ['chat', 'user', 'job', 'global'];
+const periods: readonly BudgetPeriod[] = ['daily', 'monthly'];
+const units: readonly BudgetUnit[] = ['tokens', 'cost'];
+const dayMs = 24 * 60 * 60_000;
+
+/** True when any budget is configured (the runtime skips every check otherwise). */
+export function hasBudgets(config: BudgetsConfig): boolean {
+  return config.perTurn !== undefined || scopes.some((scope) => config[scope] !== undefined);
+}
+
+/** Creates budget control over the ledger and the `budget-state` namespace. */
+export function createBudgetControl(options: BudgetControlOptions): BudgetControl {
+  const { config, ledger } = options;
+  const configured = scopes.flatMap((scope) =>
+    periods.flatMap((period) => units.flatMap((unit) => {
+      const limit = config[scope]?.[period]?.[unit];
+      return limit === undefined ? [] : [{ scope, period, unit, limit }];
+    })),
+  );
+
+  /** A budget of a scope and id in the current period: its reference and when it resets. */
+  function inCurrentPeriod(budget: (typeof configured)[number], id: string) {
+    const now = ledger.periods();
+    const periodKey = budget.period === 'daily' ? now.day : now.month;
+    const resetsAt = (budget.period === 'daily' ? now.dayEndsAt : now.monthEndsAt).toISOString();
+    return { ref: { scope: budget.scope, id, period: budget.period, periodKey, unit: budget.unit }, configuredLimit: budget.limit, resetsAt };
+  }
+
+  /** The configured budgets that apply to a subject, with their ids and current period. */
+  function applicable(subject: UsageAttribution) {
+    const ids = new Map(idsOfCall(subject, '').map(([dimension, id]) => [dimension as string, id]));
+    return configured.flatMap((budget) => {
+      const id = ids.get(budget.scope);
+      return id === undefined ? [] : [inCurrentPeriod(budget, id)];
+    });
+  }
+
+  async function usedOf(ref: BudgetRef): Promise<number> {
+    const totals = await ledger.totals({ period: ref.periodKey, dimension: ref.scope, id: ref.id });
+    return ref.unit === 'tokens' ? totalTokens(totals) : totals.cost;
+  }
+
+  const ttlOf = (ref: BudgetRef) => (ref.period === 'daily' ? 2 : 32) * dayMs;
+
+  return {
+    ledger,
+    enforced: hasBudgets(config),
+    perTurn: config.perTurn,
+    currency: config.currency,
+    async check(subject, { attended }) {
+      let soft: BudgetStatus | undefined;
+      for (const budget of applicable(subject)) {
+        const used = await usedOf(budget.ref);
+        // Below the soft share of the configured limit nothing can apply (a raise only raises): no state to read.
+        if (used < config.softLimit * budget.configuredLimit) continue;
+        const state = await options.states.get(budgetStateKey(budget.ref));
+        const limit = state?.raisedLimit ?? budget.configuredLimit;
+        const status: BudgetStatus = { ...budget.ref, used, limit, resetsAt: budget.resetsAt };
+        if (used >= limit) return { kind: 'hard', status };
+        if (state?.card?.state === 'stopped') return { kind: 'stopped', status };
+        if (soft === undefined && attended && config.softLimit < 1 && used >= config.softLimit * limit && state?.card === undefined) soft = status;
+      }
+      return soft === undefined ? { kind: 'allow' } : { kind: 'soft', status: soft };
+    },
+    async statuses(subject) {
+      const found: BudgetStatus[] = [];
+      for (const budget of applicable(subject)) {
+        const state = await options.states.get(budgetStateKey(budget.ref));
+        found.push({ ...budget.ref, used: await usedOf(budget.ref), limit: state?.raisedLimit ?? budget.configuredLimit, resetsAt: budget.resetsAt });
+      }
+      return found;
+    },
+    async markAsked(ref, approvalId) {
+      await options.states.update(budgetStateKey(ref), (current) => ({ ...current, card: { approvalId, state: 'asked' } }), ttlOf(ref));
+    },
+    async settleCard(ref, outcome, by) {
+      await options.states.update(budgetStateKey(ref), (current) => {
+        if (outcome === 'expired') {
+          const { card: _card, ...rest } = current ?? {};
+          return rest;
+        }
+        return { ...current, card: { approvalId: current?.card?.approvalId ?? '', state: outcome, ...(by === undefined ? {} : { by }) } };
+      });
+    },
+    find({ scope, id, period, unit }) {
+      const budget = configured.find((candidate) => candidate.scope === scope && candidate.period === period && candidate.unit === unit);
+      if (!budget) return undefined;
+      const { ref, resetsAt } = inCurrentPeriod(budget, id);
+      return { ref, resetsAt };
+    },
+    async raise({ ref, limit, by, byId, channel }) {
+      await options.states.update(budgetStateKey(ref), (current) => ({ ...current, raisedLimit: limit, raisedBy: by }), ttlOf(ref));
+      options.audit.record({ kind: 'budget-raised', userId: byId, channel, decidedBy: by, arguments: { ...ref, limit }, outcome: `raised:${limit}` });
+    },
+  };
+}
