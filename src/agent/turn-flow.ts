@@ -15,6 +15,8 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
 
 const typingEveryMs = 4000;
+/** A turn that answers within this shows no typing indicator: it would only flash before the answer. */
+const typingAfterMs = 500;
 
 /** Placeholder tool results for a call that waits and the calls queued behind it. */
 export function placeholdersFor(suspensionId: string, suspension: CallSuspension): Extract<ChatMessage, { role: 'tool' }>[] {
@@ -161,8 +163,17 @@ function renamePlaceholders(messages: readonly ChatMessage[], from: string, to: 
 function startTyping(deps: RuntimeDependencies, scope: TurnScope): { stop(): void } {
   if (scope.unattended) return { stop() {} };
   const send = () => void deps.outbox.send({ type: 'typing', target: scope.target }).catch(() => undefined);
-  send();
-  const timer = setInterval(send, typingEveryMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  let repeat: NodeJS.Timeout | undefined;
+  const first = setTimeout(() => {
+    send();
+    repeat = setInterval(send, typingEveryMs);
+    repeat.unref();
+  }, typingAfterMs);
+  first.unref();
+  return {
+    stop() {
+      clearTimeout(first);
+      clearInterval(repeat);
+    },
+  };
 }

@@ -21,4 +21,14 @@ describe('telegram chat over the Bot API emulator', () => {
     const lastRequest = scenario.modelRequests().at(-1);
     expect(JSON.stringify(lastRequest?.body?.messages)).toContain('hi there');
   });
+
+  it('shows "typing" while a slow answer is coming', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001' });
+    const current = scenario;
+    current.model.enqueue({ text: 'after a while', delayMs: 1500 });
+    const client = current.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('slow question'));
+    await current.waitForBotMessage((message) => message.text === 'after a while', 'the slow answer');
+    expect(current.proxy.callsOf('sendChatAction').map((call) => call.body)).toContainEqual({ chat_id: '1001', action: 'typing' });
+  });
 });
