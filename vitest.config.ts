@@ -4,13 +4,17 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Projects, routed by file name and content, never by a list kept by hand:
- * - `slow` (`npm run test:slow`): every `*.slow.test.ts` (real processes, the bench, the demo, real-clock waits).
+ * - `slow` (`npm run test:slow`): every `*.slow.test.ts` (real processes, the bench, the demo, real-clock waits)
+ *   except the chaos runs.
+ * - `chaos` (`npm run chaos`, and after `slow` in `npm run test:slow`): `test/chaos/`, run on its own, because its
+ *   three agent processes would starve the slow suite's timed waits on two cores.
  * - `fast` (`npm test`): every other `*.test.ts`, in workers that keep their module cache between files
  *   (importing the app once per worker instead of once per file is most of the time saved).
  * - `fast-isolated` (also `npm test`): the fast files that replace modules (`vi.mock`, `vi.doMock`),
  *   each in a fresh module graph, so the replacement never leaks into another file.
  */
 const slowFiles = 'test/**/*.slow.test.ts';
+const chaosFiles = 'test/chaos/**/*.slow.test.ts';
 
 function testFiles(folder: string): string[] {
   return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
@@ -30,7 +34,8 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: [slowFiles, ...replacesModules], isolate: false } },
       { extends: true, test: { name: 'fast-isolated', include: replacesModules.length > 0 ? replacesModules : ['no-file-replaces-modules'] } },
-      { extends: true, test: { name: 'slow', include: [slowFiles] } },
+      { extends: true, test: { name: 'slow', include: [slowFiles], exclude: [chaosFiles] } },
+      { extends: true, test: { name: 'chaos', include: [chaosFiles] } },
     ],
   },
 });

@@ -18,8 +18,10 @@ const users = 500;
 const strangers = 50;
 const rounds = 10;
 const firstId = 100_000;
-/** Rows that are neither sessions nor expiring: the start-up probe, a little slack. */
-const constantRows = 10;
+/** Rows that are neither per person nor expiring: the start-up probe, the usage counters per model and origin and overall, a little slack. */
+const constantRows = 20;
+/** What the store keeps per person who talked today: the conversation, and the usage counters of the person and of their chat. */
+const rowsPerPerson = 3;
 const secret = 'soak-webhook-secret';
 
 const allowed = Array.from({ length: users - strangers }, (_, index) => firstId + index);
@@ -115,13 +117,16 @@ describe('soak: 5,000 messages from 500 users', () => {
       async () => {
         purged += await store.purgeExpired();
         const rows = await store.countRows();
-        return rows <= allowed.length + constantRows ? rows : undefined;
+        return rows <= allowed.length * rowsPerPerson + constantRows ? rows : undefined;
       },
       'the store to shrink to sessions plus a constant after purging',
       30_000,
     );
     const sessions = await store.namespace('sessions').entries();
     expect(sessions).toHaveLength(allowed.length);
+    // Usage is counted per day, not per message: two counters per person (theirs and their chat's), however much they wrote.
+    const usage = await store.namespace('usage').entries();
+    expect(usage.filter(([key]) => key.includes('|user|') || key.includes('|chat|'))).toHaveLength(allowed.length * 2);
     for (const outsider of outsiders) expect(sessions.some(([key]) => key.includes(String(outsider)))).toBe(false);
 
     // Strangers alone must add no row at all: the gateway answers a webhook update only after dispatching it.
@@ -132,7 +137,7 @@ describe('soak: 5,000 messages from 500 users', () => {
     expect(afterStrangers).toBe(afterPurge);
 
     process.stdout.write(
-      `soak: ${rounds * users} messages (${rounds * outsiders.length} from strangers), ${answered()} answers; rows before purge ${beforePurge}, purged ${purged}, after purge ${afterPurge} (sessions ${sessions.length}, bound ${allowed.length + constantRows}); after ${outsiders.length} more stranger messages: ${afterStrangers}\n`,
+      `soak: ${rounds * users} messages (${rounds * outsiders.length} from strangers), ${answered()} answers; rows before purge ${beforePurge}, purged ${purged}, after purge ${afterPurge} (sessions ${sessions.length}, bound ${allowed.length * rowsPerPerson + constantRows}); after ${outsiders.length} more stranger messages: ${afterStrangers}\n`,
     );
   }, 120_000);
 });
