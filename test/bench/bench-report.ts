@@ -21,6 +21,15 @@ export type BenchReport = {
   readonly registry: { readonly microsPerCall: Figure };
   readonly startup: { readonly readyMs: Figure; readonly readyMsWithWechat: Figure; readonly readyMsWithMcp: Figure };
   readonly memory: { readonly idleRssMb: Figure; readonly rss10kSessionsMb: Figure };
+  /** Cluster mode: several `main.js start` processes on one PostgreSQL (null, with a note, when PostgreSQL is not running). */
+  readonly cluster: {
+    readonly messagesPerSecond1: Figure;
+    readonly messagesPerSecond3: Figure;
+    /** messagesPerSecond3 / messagesPerSecond1. */
+    readonly ratio3to1: Figure;
+    /** From a SIGKILL of one of three instances until every message sent before it was answered. */
+    readonly medianRecoverySeconds: Figure;
+  };
   /** Figures beside the contract ones (the floor's own, queueing, peaks), for reading the table. */
   readonly details: Readonly<Record<string, Figure>>;
   /** How each figure was taken (runs, sizes), and why any figure is null. */
@@ -46,6 +55,10 @@ export const goals: Readonly<Record<string, string>> = {
   'startup.readyMsWithMcp': '',
   'memory.idleRssMb': '< 100',
   'memory.rss10kSessionsMb': '< 300',
+  'cluster.messagesPerSecond1': '',
+  'cluster.messagesPerSecond3': '',
+  'cluster.ratio3to1': '',
+  'cluster.medianRecoverySeconds': '',
 };
 
 /** OpenClaw 2026.9.6 on the same machine, for scale (from issue 9). */

@@ -8,6 +8,9 @@ const units: Readonly<Record<string, string>> = {
   microsPerCall: 'µs',
   ratioToBare: '×',
   ratioToModelFloor: '×',
+  messagesPerSecond1: 'messages/s',
+  messagesPerSecond3: 'messages/s',
+  ratio3to1: '×',
 };
 
 function unitOf(key: string): string {
@@ -17,6 +20,7 @@ function unitOf(key: string): string {
   if (name.endsWith('Mb')) return 'MB';
   if (name.endsWith('MessagesPerSecond')) return 'messages/s';
   if (name.endsWith('PerCall')) return 'µs';
+  if (name.endsWith('Seconds')) return 's';
   return '';
 }
 
@@ -38,7 +42,7 @@ export function formatReport(report: BenchReport): string {
     '',
   ];
   const rows: string[][] = [['figure', 'value', 'unit', 'goal', 'OpenClaw 2026.9.6']];
-  const sections = ['pipeline', 'telegram', 'registry', 'startup', 'memory'] as const;
+  const sections = ['pipeline', 'telegram', 'registry', 'startup', 'memory', 'cluster'] as const;
   for (const section of sections) {
     for (const [name, value] of Object.entries(report[section] as Record<string, Figure>)) {
       const key = `${section}.${name}`;

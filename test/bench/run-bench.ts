@@ -2,9 +2,10 @@
 // floor. Progress and the table go to stderr when --json is given, so stdout holds exactly one JSON object.
 import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
+import { isPostgresUp } from '../contracts/scratch-postgres.js';
 import { createScriptedModelServer } from '../fakes/scripted-model-server.js';
 import type { BenchReport, Figure } from './bench-report.js';
-import { roundTo } from './bench-statistics.js';
+import { median, roundTo } from './bench-statistics.js';
 import { describeMachine } from './describe-machine.js';
 import { formatReport } from './format-report.js';
 import { runExecBench } from './exec-bench.js';
@@ -12,6 +13,7 @@ import { runSessionsMemoryBench } from './memory-bench.js';
 import { runPipelineBench } from './pipeline-bench.js';
 import { runRegistryBench } from './registry-bench.js';
 import { compiledScript } from './bench-paths.js';
+import { runClusterBench } from './cluster-bench.js';
 import { runStartupWithMcpBench } from './mcp-startup-bench.js';
 import { measureIdleMemory, runStartupBench, runStartupWithWechatBench, stopAgent } from './startup-bench.js';
 import { runTelegramBench } from './telegram-bench.js';
@@ -31,8 +33,10 @@ if (!existsSync(compiledScript('src/app/main.js'))) {
 
 /** Sizes of each benchmark; --quick trades runs and load for time (and says so in the notes). */
 const plan = quick
-  ? { runs: 1, startupRuns: 1, wechatRuns: 1, idleMs: 10_000, sessions10k: 1_000, registryMs: 700, pipelineThroughputMs: 1_500, pipelineLatencyMs: 1_000, telegramSenders: 100, concurrentEach: 2, sequentialMessages: 3 }
-  : { runs: 3, startupRuns: 5, wechatRuns: 3, idleMs: 30_000, sessions10k: 10_000, registryMs: 1_000, pipelineThroughputMs: 2_000, pipelineLatencyMs: 1_500, telegramSenders: 200, concurrentEach: 3, sequentialMessages: 5 };
+  ? { runs: 1, startupRuns: 1, wechatRuns: 1, idleMs: 10_000, sessions10k: 1_000, registryMs: 700, pipelineThroughputMs: 1_500, pipelineLatencyMs: 1_000, telegramSenders: 100, concurrentEach: 2, sequentialMessages: 3, clusterSenders: 50, clusterKills: 1 }
+  : { runs: 3, startupRuns: 5, wechatRuns: 3, idleMs: 30_000, sessions10k: 10_000, registryMs: 1_000, pipelineThroughputMs: 2_000, pipelineLatencyMs: 1_500, telegramSenders: 200, concurrentEach: 3, sequentialMessages: 5, clusterSenders: 100, clusterKills: 3 };
+/** The cluster benchmark's fixed sizes: the model's delay, the steady load of the recovery phase, how long a killed instance stays dead. */
+const clusterLoad = { messagesEach: 2, modelDelayMs: 50, steadyChats: 30, everyMs: 100, deadForMs: 2_000, settleMs: 5_000 };
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 const started = performance.now();
@@ -128,6 +132,23 @@ if (sessions) {
     `memory.rss10kSessionsMb: VmRSS of a fresh child process (createApp, SQLite, instant model) after ${sessions.sessions.toLocaleString('en-US')} sessions each sent one message (200 at a time)${quick ? ' — only 1,000 sessions in --quick, not 10,000' : ''}, ${runsNote(plan.runs)}, the runs side by side; startedRssMb: the same process before the first message.`,
   );
 }
+
+const postgresUp = await isPostgresUp();
+if (!postgresUp) notes.push('cluster could not be measured (its figures are null): PostgreSQL is not reachable on 127.0.0.1:5432, and cluster mode needs it.');
+const cluster = postgresUp
+  ? await attempt('cluster (1 and 3 instances on one PostgreSQL, then SIGKILLs under a steady load)', () =>
+      runClusterBench({ runs: plan.runs, senders: plan.clusterSenders, kills: plan.clusterKills, ...clusterLoad }),
+    )
+  : undefined;
+if (cluster) {
+  details['cluster.oneInstanceP99Ms'] = round(cluster.p99Ms1, 1);
+  details['cluster.threeInstancesP99Ms'] = round(cluster.p99Ms3, 1);
+  details['cluster.maxRecoverySeconds'] = round(Math.max(...cluster.recoveries.map((recovery) => recovery.recoverySeconds)), 1);
+  const recoveries = cluster.recoveries.map((recovery) => `${recovery.recoverySeconds.toFixed(1)} s (the ${recovery.role}, ${recovery.pending} messages unanswered at the kill)`).join('; ');
+  notes.push(
+    `cluster: \`main.js start\` processes (this build) sharing a fresh scratch PostgreSQL database per measurement (ECHO_STORAGE_URL, so cluster mode: pg-boss queue, one Telegram poller elected by an advisory lock, any instance runs turns), the emulator behind the chaos tests' recording proxy (it re-delivers updates a killed poller did not acknowledge), the scripted model answering after ${clusterLoad.modelDelayMs} ms, send limits lifted. messagesPerSecond1/3: ${plan.clusterSenders} users send ${clusterLoad.messagesEach} messages each, all at once, to 1 and to 3 instances, after 10 unmeasured warm-up messages; first send to last answer; ${runsNote(plan.runs)}, the two alternating which goes first (runs: 1 instance ${cluster.runs1.map((value) => value.toFixed(1)).join(', ')}; 3 instances ${cluster.runs3.map((value) => value.toFixed(1)).join(', ')} messages/s). ratio3to1: their quotient; on this machine's ${machine.cores} cores the three instances, PostgreSQL, the emulator and the model share the same CPUs, so more instances add contention, not capacity. medianRecoverySeconds: 3 instances under a steady load (one message every ${clusterLoad.everyMs} ms across ${clusterLoad.steadyChats} chats); ${plan.clusterKills === 1 ? '1 SIGKILL (--quick), of the poller' : `${plan.clusterKills} SIGKILLs one at a time, of the poller, a worker, the poller`}, ${clusterLoad.settleMs / 1000} s apart after recovering, each instance started again ${clusterLoad.deadForMs / 1000} s after its kill; from each kill until every message sent before it was answered (a turn the dead instance held moves to another only once pg-boss's monitor pass finds its heartbeat lapsed: cluster.heartbeatSeconds, 10 by default, and pg-boss's monitorIntervalSeconds, 60 by default, so a kill costs well under a second or up to about a minute depending on whether the instance held a turn); recoveries: ${recoveries}.`,
+  );
+}
 await model.close();
 
 const report: BenchReport = {
@@ -146,6 +167,12 @@ const report: BenchReport = {
   registry: { microsPerCall: round(registry?.microsPerCall, 1) },
   startup: { readyMs: round(startup?.readyMs, 0), readyMsWithWechat: round(wechat?.readyMs, 0), readyMsWithMcp: round(mcp?.readyMs, 0) },
   memory: { idleRssMb: round(idle?.rssMb, 1), rss10kSessionsMb: round(sessions?.rssMb, 1) },
+  cluster: {
+    messagesPerSecond1: round(cluster?.messagesPerSecond1, 1),
+    messagesPerSecond3: round(cluster?.messagesPerSecond3, 1),
+    ratio3to1: round(cluster === undefined ? undefined : cluster.messagesPerSecond3 / cluster.messagesPerSecond1, 3),
+    medianRecoverySeconds: round(cluster === undefined ? undefined : median(cluster.recoveries.map((recovery) => recovery.recoverySeconds)), 1),
+  },
   details,
   notes,
   durationSeconds: roundTo((performance.now() - started) / 1000, 1),

@@ -4,6 +4,7 @@ import { createScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { startTelegramEmulator, type TelegramEmulator } from '../fakes/telegram-emulator.js';
 import { createAgentEnvironment } from './agent-environment.js';
 import { median } from './bench-statistics.js';
+import { liftedTelegramLimitsYaml } from './lifted-telegram-limits.js';
 import { type ReadyProcess, spawnReadyProcess } from './spawn-ready-process.js';
 import { compiledScript, repositoryRoot } from './bench-paths.js';
 import { readyText } from './startup-bench.js';
@@ -145,10 +146,8 @@ async function startOurs(emulator: TelegramEmulator, modelUrl: string, allowed: 
     modelUrl,
     extra: { TELEGRAM_BOT_TOKEN: oursToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: allowed.join(',') },
   });
-  // The emulator has no send limits and neither has the bare bot: lift ours too, so the figure is the
-  // runtime's own cost, not Telegram's real limits (1 message/s per chat, 30/s overall) that the channel obeys.
   const configFile = join(dataDir, 'bench.yaml');
-  writeFileSync(configFile, 'channels:\n  telegram:\n    limits:\n      perChatPerSecond: 100000\n      perChatBurst: 100000\n      perGroupPerMinute: 100000\n      globalPerSecond: 100000\n');
+  writeFileSync(configFile, liftedTelegramLimitsYaml);
   environment.ECHO_CONFIG = configFile;
   const started = await spawnReadyProcess({ script: compiledScript('src/app/main.js'), args: ['start'], environment, cwd: repositoryRoot, readyText, timeoutMs: 60_000 });
   const load = createTelegramLoad(emulator, oursToken);

@@ -14,35 +14,45 @@ export type PhaseResult = { readonly messages: number; readonly elapsedMs: numbe
 
 const replyTimeoutMs = 60_000;
 
+type Waiter = { readonly expected: string; readonly resolve: () => void };
+
 /**
  * Creates the load generator for one bot. Answers are seen the moment the bot's sendMessage reaches
- * the emulator (its in-process `AddedBotMessage` event), so the client never polls.
+ * the emulator (its in-process `AddedBotMessage` event), so the client never polls. A chat may wait
+ * for several answers at once: an answer goes to the waiter whose text it contains (the longest, so
+ * `m1` never takes the answer to `m10`).
  */
 export function createTelegramLoad(emulator: TelegramEmulator, token: string): TelegramLoad {
-  const waiting = new Map<string, { readonly expected: string; readonly resolve: () => void }>();
+  const waiting = new Map<string, Waiter[]>();
   const onBotMessage = () => {
     const stored = emulator.server.storage.botMessages.at(-1);
     if (!stored || stored.botToken !== token) return;
     const message = stored.message as unknown as { chat_id?: unknown; text?: unknown };
     const chatId = String(message.chat_id);
-    const waiter = waiting.get(chatId);
-    if (waiter && String(message.text ?? '').includes(waiter.expected)) {
-      waiting.delete(chatId);
-      waiter.resolve();
-    }
+    const text = String(message.text ?? '');
+    const waiters = waiting.get(chatId) ?? [];
+    const matched = waiters.filter((waiter) => text.includes(waiter.expected)).sort((left, right) => right.expected.length - left.expected.length)[0];
+    if (!matched) return;
+    forget(chatId, matched);
+    matched.resolve();
+  };
+  const forget = (chatId: string, waiter: Waiter) => {
+    const left = (waiting.get(chatId) ?? []).filter((candidate) => candidate !== waiter);
+    if (left.length === 0) waiting.delete(chatId);
+    else waiting.set(chatId, left);
   };
   emulator.server.on('AddedBotMessage', onBotMessage);
 
   return {
     async roundTrip(userId, text) {
       const chatId = String(userId);
-      if (waiting.has(chatId)) throw new Error(`chat ${chatId} already waits for an answer`);
-      const client = emulator.server.getClient(token, { userId, chatId: userId, type: 'private', userName: `user${userId}`, firstName: `User ${userId}` });
+      const client = emulator.privateChatClient(token, userId);
       let timer: NodeJS.Timeout | undefined;
       const answered = new Promise<void>((resolve, reject) => {
-        waiting.set(chatId, { expected: text, resolve });
+        const waiter: Waiter = { expected: text, resolve };
+        waiting.set(chatId, [...(waiting.get(chatId) ?? []), waiter]);
         timer = setTimeout(() => {
-          waiting.delete(chatId);
+          forget(chatId, waiter);
           reject(new Error(`no answer to "${text}" in chat ${chatId} within ${replyTimeoutMs} ms`));
         }, replyTimeoutMs);
       });
@@ -67,7 +77,19 @@ export async function runConcurrentSenders(load: TelegramLoad, options: { readon
       for (let index = 0; index < options.messagesEach; index += 1) latencies.push(await load.roundTrip(userId, `${options.label}-u${userId}-m${index}`));
     }),
   );
-  const elapsedMs = performance.now() - started;
+  return summarisePhase(latencies, performance.now() - started);
+}
+
+/** Every sender sends all `messagesEach` messages at once, without waiting for answers; done when the last is answered. */
+export async function runBurst(load: TelegramLoad, options: { readonly userIds: readonly number[]; readonly messagesEach: number; readonly label: string }): Promise<PhaseResult> {
+  const started = performance.now();
+  const latencies = await Promise.all(
+    options.userIds.flatMap((userId) => Array.from({ length: options.messagesEach }, (_, index) => load.roundTrip(userId, `${options.label}-u${userId}-m${index}`))),
+  );
+  return summarisePhase(latencies, performance.now() - started);
+}
+
+function summarisePhase(latencies: readonly number[], elapsedMs: number): PhaseResult {
   return { messages: latencies.length, elapsedMs, messagesPerSecond: (latencies.length / elapsedMs) * 1000, p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99) };
 }
 

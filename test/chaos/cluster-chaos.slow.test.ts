@@ -14,6 +14,8 @@ import { ensureBuilt } from '../fakes/run-compiled.js';
 import { waitFor } from '../fakes/start-test-app.js';
 import { endsWithToolResult } from '../faults/agent-under-fault.js';
 import { type ClusterUnderChaos, chaosToken, createClusterUnderChaos } from './cluster-under-chaos.js';
+import { measureRecovery } from './measure-recovery.js';
+import { sendSteadily } from './send-steadily.js';
 
 const people = Array.from({ length: 20 }, (_, index) => 2001 + index);
 const messagesEach = 10;
@@ -71,33 +73,27 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
     });
     for (const name of current.names) await current.start(name);
     const startedAt = Date.now();
-    const client = (userId: number) => current.emulator.server.getClient(chaosToken, { userId, chatId: userId, type: 'private', userName: `user${userId}`, firstName: `User ${userId}` });
-    const sentAt = new Map<string, number>();
+    const client = (userId: number) => current.emulator.privateChatClient(chaosToken, userId);
     const textOf = (person: number, number: number) => `p${person} m${number}`;
 
     // A steady stream (one message every 250 ms, each person every 5 s), so every kill lands on turns in flight.
-    const sending = (async () => {
-      for (let number = 1; number <= messagesEach; number += 1) {
-        for (const [index, person] of people.entries()) {
-          await sleep(Math.max(0, startedAt + ((number - 1) * people.length + index) * 250 - Date.now()));
-          const text = textOf(person, number);
-          sentAt.set(text, Date.now());
-          const sender = client(person);
-          await sender.sendMessage(sender.makeMessage(text));
-        }
-      }
-    })();
+    const stream = sendSteadily({
+      people,
+      messagesEach,
+      everyMs: 250,
+      textOf,
+      send: async (person, text) => {
+        const sender = client(person);
+        await sender.sendMessage(sender.makeMessage(text));
+      },
+    });
 
     const kills: Array<{ readonly name: string; readonly at: number; readonly why: string }> = [];
     const killAndRestart = async (name: string, why: string, whileDead?: () => Promise<void>) => {
-      await current.kill(name);
-      kills.push({ name, at: Date.now(), why });
-      await whileDead?.();
-      await sleep(2000);
-      await current.start(name);
+      kills.push({ name, why, at: await current.killAndRestart(name, { deadForMs: 2000, whileDead }) });
     };
     const untilSecond = (second: number) => sleep(Math.max(0, startedAt + second * 1000 - Date.now()));
-    const poller = () => current.proxy.polls.at(-1)?.instance ?? current.names[0] ?? '';
+    const poller = () => current.poller();
 
     // Kill 1 (15 s): the instance that polls the bot.
     await untilSecond(15);
@@ -124,7 +120,7 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
     await waitFor(() => slowTurnAskedBy, 'the slow turn to reach the model', 30_000);
     await untilSecond(45);
     await killAndRestart(slowTurnAskedBy ?? '', 'in the middle of a turn');
-    await sending;
+    await stream.done;
 
     const expected = people.flatMap((who) => Array.from({ length: messagesEach }, (_, index) => ({ who, text: textOf(who, index + 1) })));
     const answered = () => new Set(current.emulator.botMessages(chaosToken).map((message) => message.text));
@@ -149,13 +145,7 @@ describe.skipIf(!postgresUp)('three instances under SIGKILL every 15 s', () => {
     await database.end();
 
     // Recovery: from each kill until every message sent before it was answered.
-    const seen = current.seen();
-    const answeredAt = (text: string) => seen.find((message) => message.text === `answer: ${text}`)?.seenAt ?? Number.POSITIVE_INFINITY;
-    const recoveries = kills.map((kill) => {
-      const pending = expected.filter(({ text }) => (sentAt.get(text) ?? 0) < kill.at && answeredAt(text) > kill.at);
-      const recoveredAt = Math.max(kill.at, ...pending.map(({ text }) => answeredAt(text)));
-      return { ...kill, pending: pending.length, recoverySeconds: (recoveredAt - kill.at) / 1000 };
-    });
+    const recoveries = kills.map((kill) => ({ ...kill, ...measureRecovery({ killedAt: kill.at, sentAt: stream.sentAt, answeredAt: (text) => current.seenAt(`answer: ${text}`) }) }));
     const slowKill = kills.find((kill) => kill.why === 'in the middle of a turn');
     console.log(`cluster chaos: ${kills.length} kills; the turn killed mid-way was answered ${(((slowAnswered.seenAt ?? 0) - (slowKill?.at ?? 0)) / 1000).toFixed(1)} s after its instance died`);
     for (const recovery of recoveries) console.log(`  killed ${recovery.name} (${recovery.why}): ${recovery.pending} messages in flight, all answered ${recovery.recoverySeconds.toFixed(1)} s after the kill`);

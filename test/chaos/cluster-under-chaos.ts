@@ -27,14 +27,33 @@ export type ClusterUnderChaos = {
   start(name: string): Promise<AgentProcess>;
   /** SIGKILL; resolves once the process is gone. */
   kill(name: string): Promise<void>;
+  /** SIGKILL, then `whileDead`, a pause of `deadForMs`, and the same instance started again; resolves to when it was killed (ms since the epoch). */
+  killAndRestart(name: string, options: { readonly deadForMs: number; readonly whileDead?: () => Promise<void> }): Promise<number>;
+  /** The instance that polled the bot last (the elected poller), or the first instance before any poll. */
+  poller(): string;
   isRunning(name: string): boolean;
   /** Each bot message (edits merged) with when the watcher first saw it. */
   seen(): readonly SeenMessage[];
+  /** When the watcher first saw a bot message with exactly this text (ms since the epoch), or undefined. */
+  seenAt(text: string): number | undefined;
   close(): Promise<void>;
 };
 
+/** How the cluster is set up. */
+export type ClusterUnderChaosOptions = {
+  readonly instances: number;
+  readonly yaml: (workFolder: string) => string;
+  readonly allowFrom: string;
+  readonly approvers: string;
+  /** Where config/default.yaml is; default the source tree's root. */
+  readonly repositoryRoot?: string;
+  /** The compiled main.js the instances run; default `dist/src/app/main.js` (the bench runs its own build's). */
+  readonly mainScript?: string;
+};
+
 /** Starts the database, emulator, proxy and model; instances start with `start(name)`. */
-export async function createClusterUnderChaos(options: { readonly instances: number; readonly yaml: (workFolder: string) => string; readonly allowFrom: string; readonly approvers: string }): Promise<ClusterUnderChaos> {
+export async function createClusterUnderChaos(options: ClusterUnderChaosOptions): Promise<ClusterUnderChaos> {
+  const root = options.repositoryRoot ?? repositoryRoot;
   const workFolder = mkdtempSync(join(tmpdir(), 'echo-chaos-'));
   const database = await createScratchDatabase();
   const emulator = await startTelegramEmulator();
@@ -51,7 +70,7 @@ export async function createClusterUnderChaos(options: { readonly instances: num
     environments.set(
       name,
       createAgentEnvironment({
-        repositoryRoot,
+        repositoryRoot: root,
         inherited: process.env,
         values: {
           ECHO_DATA_DIR: dataDir,
@@ -73,14 +92,18 @@ export async function createClusterUnderChaos(options: { readonly instances: num
 
   // The emulator keeps no times: a watcher notes when each message (and each edit) first appears.
   const seen = new Map<string, SeenMessage>();
+  const firstSeenByText = new Map<string, number>();
   const watcher = setInterval(() => {
     for (const message of emulator.botMessages(chaosToken)) {
       const key = `${message.chatId}:${message.messageId}:${message.text}`;
-      if (!seen.has(key)) seen.set(key, { ...message, seenAt: Date.now() });
+      if (seen.has(key)) continue;
+      const seenAt = Date.now();
+      seen.set(key, { ...message, seenAt });
+      if (!firstSeenByText.has(message.text)) firstSeenByText.set(message.text, seenAt);
     }
   }, 50);
 
-  return {
+  const world: ClusterUnderChaos = {
     emulator,
     proxy,
     model,
@@ -91,7 +114,7 @@ export async function createClusterUnderChaos(options: { readonly instances: num
       if (running.has(name)) throw new Error(`${name} is already running`);
       const environment = environments.get(name);
       if (!environment) throw new Error(`no instance ${name}`);
-      const agent = await startAgentProcess({ repositoryRoot, environment, configFile, readyTimeoutMs: 60_000 });
+      const agent = await startAgentProcess({ repositoryRoot: root, script: options.mainScript, environment, configFile, readyTimeoutMs: 60_000 });
       running.set(name, agent);
       return agent;
     },
@@ -106,8 +129,18 @@ export async function createClusterUnderChaos(options: { readonly instances: num
       }
       await agent.exited;
     },
+    async killAndRestart(name, restart) {
+      await world.kill(name);
+      const killedAt = Date.now();
+      await restart.whileDead?.();
+      await new Promise((resolve) => setTimeout(resolve, restart.deadForMs));
+      await world.start(name);
+      return killedAt;
+    },
+    poller: () => proxy.polls.at(-1)?.instance ?? names[0] ?? '',
     isRunning: (name) => running.has(name),
     seen: () => [...seen.values()],
+    seenAt: (text) => firstSeenByText.get(text),
     async close() {
       clearInterval(watcher);
       await Promise.all([...running.values()].map((agent) => agent.stop(10_000)));
@@ -119,4 +152,5 @@ export async function createClusterUnderChaos(options: { readonly instances: num
       rmSync(workFolder, { recursive: true, force: true });
     },
   };
+  return world;
 }

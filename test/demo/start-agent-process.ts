@@ -23,6 +23,8 @@ export type StartAgentOptions = {
   readonly environment: Readonly<Record<string, string>>;
   /** A YAML file given as `--config` (it takes the place of config/local.yaml). */
   readonly configFile: string;
+  /** The compiled entry point; default `dist/src/app/main.js` under the repository root (the bench passes its own build's). */
+  readonly script?: string;
   readonly readyTimeoutMs?: number;
   /** Aborting it stops the wait for the ready line (the process is killed). */
   readonly signal?: AbortSignal;
@@ -31,10 +33,10 @@ export type StartAgentOptions = {
 const readyText = 'echo-agent is running';
 const keptOutput = 20_000;
 
-/** Spawns `node dist/src/app/main.js start --config FILE` and resolves once it says it is running; rejects with its stderr when it exits or times out first. */
+/** Spawns `node dist/src/app/main.js start --config FILE` (or `options.script`) and resolves once it says it is running; rejects with its stderr when it exits or times out first. */
 export function startAgentProcess(options: StartAgentOptions): Promise<AgentProcess> {
   if (options.signal?.aborted) return Promise.reject(options.signal.reason);
-  const child = spawn(process.execPath, [join(options.repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start', '--config', options.configFile], {
+  const child = spawn(process.execPath, [options.script ?? join(options.repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start', '--config', options.configFile], {
     cwd: options.repositoryRoot,
     env: options.environment,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -11,6 +11,9 @@ export type EmulatedBotMessage = {
   readonly keyboard?: readonly (readonly { readonly text: string; readonly callback_data: string }[])[];
 };
 
+/** A person's client of the emulator: sends messages and button presses as that person. */
+export type EmulatorClient = ReturnType<TelegramServer['getClient']>;
+
 /** A running telegram-test-api emulator on a free port. */
 export type TelegramEmulator = {
   readonly server: TelegramServer;
@@ -18,6 +21,8 @@ export type TelegramEmulator = {
   readonly apiRoot: string;
   /** Messages the bot with this token sent, oldest first, with edits applied. */
   botMessages(token: string, chatId?: number): EmulatedBotMessage[];
+  /** A person writing to the bot with this token in their private chat (chat id = user id, name `user<id>`). */
+  privateChatClient(token: string, userId: number): EmulatorClient;
   stop(): Promise<void>;
 };
 
@@ -57,6 +62,9 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
             ...(markup?.inline_keyboard ? { keyboard: markup.inline_keyboard } : {}),
           };
         });
+    },
+    privateChatClient(token, userId) {
+      return server.getClient(token, { userId, chatId: userId, type: 'private', userName: `user${userId}`, firstName: `User ${userId}` });
     },
     stop: async () => {
       await server.stop();
