@@ -5,6 +5,20 @@ import { gfm } from 'micromark-extension-gfm';
 
 const alphanumeric = /[\p{L}\p{N}]/u;
 
+// Built once: building the GFM extensions for every answer cost more than parsing a short one.
+const syntaxExtensions = [gfm()];
+const treeExtensions = [gfmFromMarkdown()];
+
+/**
+ * One line of text that no Markdown construct can start in: no character that opens inline syntax
+ * (escapes, code, emphasis, strikethrough, links, HTML, entities, tables), nothing an autolink is made
+ * of, and no list, heading or quote marker or indentation at its start. Such a line parses to one
+ * paragraph of itself, so the parser is skipped (most short chat answers are like this).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters (newlines, tabs, NUL) all leave the fast path.
+const inlineSyntax = /[\x00-\x1f\\`*_~[\]<>&!|#@]|www\.|:\/\//i;
+const blockStart = /^(?:\s|[-+=>]|\d{1,9}[.)])/;
+
 /**
  * Parses the Markdown a model writes (CommonMark with GitHub's tables, strikethrough, task lists and
  * autolinks) into an mdast tree, once, for every channel's renderer and the splitter. One deliberate
@@ -13,7 +27,10 @@ const alphanumeric = /[\p{L}\p{N}]/u;
  */
 export function parseMarkdown(markdown: string): Root {
   const source = markdown.replace(/\r\n?/g, '\n');
-  const tree = fromMarkdown(source, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] });
+  // A paragraph's trailing spaces and the newlines after it are not part of its text.
+  const text = source.replace(/[ \n]+$/, '');
+  if (text !== '' && !inlineSyntax.test(text) && !blockStart.test(text)) return { type: 'root', children: [{ type: 'paragraph', children: [{ type: 'text', value: text }] }] };
+  const tree = fromMarkdown(source, { extensions: syntaxExtensions, mdastExtensions: treeExtensions });
   literalIntrawordEmphasis(tree, source);
   return tree;
 }

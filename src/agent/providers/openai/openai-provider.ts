@@ -5,6 +5,8 @@ import type { ModelAnswer, ModelPort, ModelUsage, ModelRequest, ModelResult } fr
 import { createIdleTimeout } from '../create-idle-timeout.js';
 import { createModelFailure } from '../create-model-failure.js';
 import { accumulateOpenAiStream } from './accumulate-openai-stream.js';
+import type { ChatCompletion } from './chat-completion-schema.js';
+import { createChatCompletionsClient } from './create-chat-completions-client.js';
 import { toFinishReason } from './to-finish-reason.js';
 import { toOpenAiFailure } from './to-openai-failure.js';
 import { toOpenAiMessages, toOpenAiTools } from './to-openai-messages.js';
@@ -29,22 +31,28 @@ export type OpenAiProviderOptions = {
 
 const defaultTimeoutMs = 60_000;
 
-/** Creates a `ModelPort` over the OpenAI SDK; failures come back as values, never throws. */
+/**
+ * Creates a `ModelPort` for OpenAI and OpenAI-compatible servers; failures come back as values, never
+ * throws. A streamed answer goes through the OpenAI SDK (its SSE parsing); a whole answer is one POST
+ * through a lean client (see create-chat-completions-client), which costs a fraction of the SDK's CPU.
+ */
 export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort {
   const name = options.name ?? 'openai';
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const stream = options.stream ?? true;
+  const baseUrl = options.baseUrl ?? 'https://api.openai.com/v1';
   const client = new OpenAI({
     // The SDK throws on a missing key; local endpoints ignore this placeholder.
     apiKey: options.apiKey === '' ? 'not-needed' : options.apiKey,
     // Explicit values keep the SDK from reading OPENAI_* environment variables.
-    baseURL: options.baseUrl ?? 'https://api.openai.com/v1',
+    baseURL: baseUrl,
     organization: null,
     project: null,
     timeout: timeoutMs,
     // The resilient model owns retries; SDK retries would multiply them.
     maxRetries: 0,
   });
+  const completions = createChatCompletionsClient({ provider: name, apiKey: options.apiKey, baseUrl });
 
   async function complete(request: ModelRequest): Promise<ModelResult> {
     if (request.signal?.aborted) {
@@ -59,41 +67,20 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
       ...(request.temperature === undefined ? {} : { temperature: request.temperature }),
     };
     const idle = createIdleTimeout(timeoutMs, request.signal);
+    const ending = { aborted: () => request.signal?.aborted === true, timedOut: () => idle.hasTimedOut() };
     try {
       // Streaming costs parsing many chunks; it only pays off when someone shows the text as it comes.
-      if (stream && request.onTextDelta !== undefined) {
-        // Without include_usage a streamed answer reports no tokens, and its spend could not be accounted.
-        const chunks = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal: idle.signal });
-        const answer = await accumulateOpenAiStream(chunks, {
-          onChunk: idle.touch,
-          ...(request.onTextDelta === undefined ? {} : { onTextDelta: guardCallback(request.onTextDelta) }),
-        });
-        return { ok: true, answer: { ...answer, model: options.model } };
+      if (!stream || request.onTextDelta === undefined) {
+        const posted = await completions.post({ ...body, stream: false }, idle.signal, ending);
+        return posted.ok ? toAnswer(posted.completion, options.model, name) : posted;
       }
-      const completion = await client.chat.completions.create({ ...body, stream: false }, { signal: idle.signal });
-      const choice = completion.choices[0];
-      if (choice === undefined) {
-        return { ok: false, failure: createModelFailure({ kind: 'server', message: 'the model answered no choices', provider: name }) };
-      }
-      const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((call) =>
-        call.type === 'function' ? [{ id: call.id, name: call.function.name, argumentsText: call.function.arguments }] : [],
-      );
-      const answer: ModelAnswer = {
-        text: choice.message.content ?? '',
-        toolCalls,
-        finishReason: toFinishReason(choice.finish_reason, toolCalls.length > 0),
-        model: options.model,
-        ...usageOf(completion.usage),
-      };
-      return { ok: true, answer };
+      // Without include_usage a streamed answer reports no tokens, and its spend could not be accounted.
+      const chunks = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal: idle.signal });
+      const answer = await accumulateOpenAiStream(chunks, { onChunk: idle.touch, onTextDelta: guardCallback(request.onTextDelta) });
+      return { ok: true, answer: { ...answer, model: options.model } };
     } catch (error) {
       if (error instanceof EchoError) throw error;
-      const failure = toOpenAiFailure(error, {
-        provider: name,
-        secret: options.apiKey,
-        aborted: request.signal?.aborted === true,
-        timedOut: idle.hasTimedOut(),
-      });
+      const failure = toOpenAiFailure(error, { provider: name, secret: options.apiKey, aborted: ending.aborted(), timedOut: ending.timedOut() });
       return { ok: false, failure };
     } finally {
       idle.dispose();
@@ -101,6 +88,25 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
   }
 
   return { name, complete };
+}
+
+/** A whole chat completion as our answer: its first choice's text and function calls. */
+function toAnswer(completion: ChatCompletion, model: string, provider: string): ModelResult {
+  const choice = completion.choices[0];
+  if (choice === undefined) {
+    return { ok: false, failure: createModelFailure({ kind: 'server', message: 'the model answered no choices', provider }) };
+  }
+  const toolCalls: ToolCall[] = (choice.message.tool_calls ?? []).flatMap((call) =>
+    call.type === 'function' && call.function ? [{ id: call.id, name: call.function.name, argumentsText: call.function.arguments }] : [],
+  );
+  const answer: ModelAnswer = {
+    text: choice.message.content ?? '',
+    toolCalls,
+    finishReason: toFinishReason(choice.finish_reason, toolCalls.length > 0),
+    model,
+    ...usageOf(completion.usage),
+  };
+  return { ok: true, answer };
 }
 
 function usageOf(usage: Parameters<typeof toOpenAiUsage>[0]): { readonly usage?: ModelUsage } {

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../src/model/chat-message.js';
 import type { ModelResult, ToolSchema } from '../../../../src/model/model-port.js';
@@ -221,4 +223,50 @@ describe('createOpenAiProvider over the scripted server', () => {
       await open.close();
     }
   });
+
+  it('reads a whole answer that is not a chat completion (a proxy page, wrong JSON) as a retryable server failure', async () => {
+    const answers = [
+      { status: 200, type: 'application/json', body: '{"hello":"world"}' },
+      { status: 200, type: 'text/html', body: '<html>captive portal</html>' },
+      { status: 502, type: 'text/html', body: '<html>Bad Gateway</html>' },
+    ];
+    const peer = await startRawServer((index) => answers[index] ?? { status: 500, type: 'text/plain', body: 'unexpected' });
+    try {
+      const client = createOpenAiProvider({ apiKey: 'k', baseUrl: peer.url, model: 'm' });
+      const notCompletion = failureOf(await client.complete({ messages: hello, tools: [] }));
+      expect(notCompletion).toMatchObject({ kind: 'server', retryable: true });
+      expect(notCompletion.message).toContain('not a chat completion');
+      const html = failureOf(await client.complete({ messages: hello, tools: [] }));
+      expect(html).toMatchObject({ kind: 'server', retryable: true });
+      const gateway = failureOf(await client.complete({ messages: hello, tools: [] }));
+      expect(gateway).toMatchObject({ kind: 'server', retryable: true });
+      expect(gateway.message).toContain('HTTP 502');
+      expect(gateway.message).toContain('Bad Gateway');
+    } finally {
+      await peer.close();
+    }
+  });
 });
+
+/** A plain HTTP server answering the nth request with `answer(n)`: a peer that does not speak the API. */
+async function startRawServer(answer: (index: number) => { status: number; type: string; body: string }): Promise<{ url: string; close(): Promise<void> }> {
+  let count = 0;
+  const server: Server = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      const { status, type, body } = answer(count);
+      count += 1;
+      response.writeHead(status, { 'content-type': type }).end(body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
