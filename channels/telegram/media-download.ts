@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
@@ -43,9 +44,12 @@ export function createMediaDownloader(options: { readonly transport: TelegramTra
           done(total > maxBytes ? new OverLimit() : null, chunk);
         },
       });
+      const sink = createWriteStream(destination.path, { mode: 0o600 });
       try {
-        await pipeline(response, counter, createWriteStream(destination.path, { mode: 0o600 }), { signal });
+        await pipeline(response, counter, sink, { signal });
       } catch (error) {
+        // The file may still be opening when the pipeline fails: removed before the open completes, it would reappear.
+        if (!sink.closed) await once(sink, 'close').catch(() => undefined);
         await rm(destination.path, { force: true });
         if (error instanceof OverLimit) return { ok: false, error: `The file is over the limit of ${maxBytes} bytes.`, tooLarge: true };
         return { ok: false, error: `The file could not be downloaded (${error instanceof Error ? error.name : 'error'}).` };
