@@ -2,20 +2,26 @@
 // polls the emulator (getUpdates answers at once there, so a short sleep on empty answers), handling each
 // batch like telegraf's own polling loop (all updates of a batch at once). Without BENCH_MODEL_URL it only
 // echoes (the old floor); with it, each message makes the same single chat-completion request to the same
-// scripted model echo-agent talks to, and the answer is the reply (the floor that calls the model).
+// scripted model echo-agent talks to, and the answer is the reply (the floor that calls the model). The
+// request is echo-agent's own (BENCH_MODEL_REQUEST_FILE: its system prompt and tool schemas) with the
+// message's text as the user message, so the model server parses as much for one bot as for the other.
+import { readFileSync } from 'node:fs';
 import { Telegraf } from 'telegraf';
 
 const token = process.env.BENCH_TELEGRAM_TOKEN ?? '';
 const apiRoot = process.env.BENCH_TELEGRAM_API_ROOT ?? '';
 const idleSleepMs = Number(process.env.BENCH_IDLE_SLEEP_MS ?? 100);
 const modelUrl = process.env.BENCH_MODEL_URL;
+const requestFile = process.env.BENCH_MODEL_REQUEST_FILE;
+type ChatRequest = { readonly model: string; readonly messages: readonly { readonly role: string; readonly content: unknown }[]; readonly [field: string]: unknown };
+const template: ChatRequest = requestFile === undefined ? { model: 'bench', messages: [{ role: 'user', content: '' }] } : (JSON.parse(readFileSync(requestFile, 'utf8')) as ChatRequest);
 
 /** One chat completion, as a bare bot would ask it: the user's text in, the assistant's text out. */
 async function askModel(baseUrl: string, text: string): Promise<string> {
   const response = await fetch(`${baseUrl}/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: 'Bearer bench-key' },
-    body: JSON.stringify({ model: 'bench', messages: [{ role: 'user', content: text }] }),
+    body: JSON.stringify({ ...template, messages: [...template.messages.slice(0, -1), { role: 'user', content: text }] }),
   });
   const body = (await response.json()) as { choices?: { message?: { content?: string | null } }[] };
   return body.choices?.[0]?.message?.content ?? '';

@@ -1,4 +1,5 @@
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { startTelegramEmulator, type TelegramEmulator } from '../fakes/telegram-emulator.js';
@@ -52,20 +53,27 @@ type Bot = { readonly name: BotName; readonly load: TelegramLoad; readonly proce
  * End to end through telegram-test-api over HTTP: echo-agent (`main.js start` with TELEGRAM_BOT_TOKEN,
  * TELEGRAM_API_ROOT and TELEGRAM_ALLOW_FROM set, the scripted model server echoing) beside a bare
  * telegraf echo bot and a bare telegraf bot that asks the same scripted model once per message (the floor
- * that calls the model), on the same emulator, each in its own process, loaded one after the other.
+ * that calls the model, with the request echo-agent sent for its warm-up message), on the same emulator,
+ * each in its own process, loaded one after the other.
  */
 export async function runTelegramBench(options: TelegramBenchOptions): Promise<TelegramFigures> {
   const emulator = await startTelegramEmulator();
   const model = await createScriptedModelServer();
+  const requestDir = mkdtempSync(join(tmpdir(), 'echo-bench-floor-'));
   const bots: Bot[] = [];
   try {
     // Fresh user ids for every phase of every run: each chat starts with its full per-chat send allowance.
     const usersPerRun = options.senders + options.concurrentSenders + 1;
     const userIds = Array.from({ length: 1 + usersPerRun * options.runs }, (_, index) => 100_001 + index);
-    bots.push(await startOurs(emulator, model.url, userIds));
+    const ours = await startOurs(emulator, model.url, userIds);
+    bots.push(ours);
+    await ours.load.roundTrip(userIds[0] as number, 'warmup-ours');
+    // The floor sends echo-agent's own request (system prompt, tool schemas), with each message's text in it.
+    const requestFile = join(requestDir, 'model-request.json');
+    writeFileSync(requestFile, JSON.stringify(model.requests.at(-1)?.body ?? {}));
     bots.push(await startBare(emulator, 'bare', bareToken));
-    bots.push(await startBare(emulator, 'modelFloor', modelFloorToken, model.url));
-    for (const bot of bots) await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
+    bots.push(await startBare(emulator, 'modelFloor', modelFloorToken, { modelUrl: model.url, requestFile }));
+    for (const bot of bots.slice(1)) await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
 
     const results: Record<BotName, RunResult[]> = { ours: [], bare: [], modelFloor: [] };
     for (let run = 0; run < options.runs; run += 1) {
@@ -119,6 +127,7 @@ export async function runTelegramBench(options: TelegramBenchOptions): Promise<T
     for (const bot of bots) await bot.stop();
     await emulator.stop();
     await model.close();
+    rmSync(requestDir, { recursive: true, force: true });
   }
 }
 
@@ -163,10 +172,15 @@ async function startOurs(emulator: TelegramEmulator, modelUrl: string, allowed: 
   };
 }
 
-async function startBare(emulator: TelegramEmulator, name: 'bare' | 'modelFloor', token: string, modelUrl?: string): Promise<Bot> {
+async function startBare(emulator: TelegramEmulator, name: 'bare' | 'modelFloor', token: string, model?: { readonly modelUrl: string; readonly requestFile: string }): Promise<Bot> {
   const started = await spawnReadyProcess({
     script: compiledScript('test/bench/bare-echo-bot.js'),
-    environment: { ...process.env, BENCH_TELEGRAM_TOKEN: token, BENCH_TELEGRAM_API_ROOT: emulator.apiRoot, ...(modelUrl === undefined ? {} : { BENCH_MODEL_URL: modelUrl }) },
+    environment: {
+      ...process.env,
+      BENCH_TELEGRAM_TOKEN: token,
+      BENCH_TELEGRAM_API_ROOT: emulator.apiRoot,
+      ...(model === undefined ? {} : { BENCH_MODEL_URL: model.modelUrl, BENCH_MODEL_REQUEST_FILE: model.requestFile }),
+    },
     cwd: repositoryRoot,
     readyText: 'bare bot ready',
     timeoutMs: 30_000,
