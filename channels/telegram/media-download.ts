@@ -4,6 +4,7 @@ import { rm } from 'node:fs/promises';
 import { get as httpGet, type IncomingMessage } from 'node:http';
 import { get as httpsGet } from 'node:https';
 import { Transform } from 'node:stream';
+import { collectYoungGarbage } from '../../src/media/collect-young-garbage.js';
 import { pipeline } from 'node:stream/promises';
 import type { MediaDestination, MediaDownloadResult } from '../../src/events/media-download-result.js';
 import type { TelegramTransport } from './telegram-transport.js';
@@ -38,9 +39,17 @@ export function createMediaDownloader(options: { readonly transport: TelegramTra
         return { ok: false, error: `The file could not be downloaded (HTTP ${response.statusCode}).` };
       }
       let total = 0;
+      let sinceCollected = 0;
       const counter = new Transform({
         transform(chunk: Buffer, _encoding, done) {
           total += chunk.byteLength;
+          sinceCollected += chunk.byteLength;
+          // Every chunk the socket read is a buffer of its own, garbage once written: V8 collects them only after
+          // tens of megabytes, so a big file would hold that much. A cheap young-generation pass every few MB bounds it.
+          if (sinceCollected >= collectEveryBytes) {
+            sinceCollected = 0;
+            collectYoungGarbage();
+          }
           done(total > maxBytes ? new OverLimit() : null, chunk);
         },
       });
@@ -58,6 +67,8 @@ export function createMediaDownloader(options: { readonly transport: TelegramTra
     },
   };
 }
+
+const collectEveryBytes = 1024 * 1024;
 
 class OverLimit extends Error {}
 
