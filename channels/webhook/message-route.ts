@@ -62,8 +62,7 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     }
     const read = await options.readBody(context);
     if (!read.ok && read.status !== 400) {
-      // The rest of a refused body is not worth a keep-alive: the socket closes once the answer is out.
-      if (read.status === 413) context.set('Connection', 'close');
+      // A body over the limit is dropped as it arrives and the socket closes after it (read-json-body.ts).
       respondWithError(context, read.status, read.code, read.message);
       return;
     }
