@@ -18,6 +18,8 @@ export type GatewayErrorCode =
   | 'rate-limited'
   | 'busy'
   | 'store-unavailable'
+  | 'model-unavailable'
+  | 'budget-exhausted'
   | 'not-found'
   | 'method-not-allowed'
   | 'internal';

@@ -5,7 +5,8 @@ import { createId } from '../../src/events/create-id.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { ChatCallbacks } from './chat-callbacks.js';
 import { respondWithError } from './error-response.js';
-import { type IdempotencyStore, isValidIdempotencyKey, type StoredResponse } from './idempotency-store.js';
+import { failureResponse, type WaitedResponse } from './failure-response.js';
+import { type IdempotencyStore, isValidIdempotencyKey } from './idempotency-store.js';
 import { parseMessageRequest } from './message-request.js';
 import type { SharedRuns } from './shared-runs.js';
 import type { PendingRuns } from './pending-runs.js';
@@ -62,8 +63,7 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     }
     const read = await options.readBody(context);
     if (!read.ok && read.status !== 400) {
-      // The rest of a refused body is not worth a keep-alive: the socket closes once the answer is out.
-      if (read.status === 413) context.set('Connection', 'close');
+      // A body over the limit is dropped as it arrives and the socket closes after it (read-json-body.ts).
       respondWithError(context, read.status, read.code, read.message);
       return;
     }
@@ -168,23 +168,26 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
         options.sharedRuns?.released(runId);
       });
     }
-    const response = wait ? await waitForOutcome(runId, true) : { status: 202, body: { runId } };
+    const response: WaitedResponse = wait ? await waitForOutcome(runId, true) : { status: 202, body: { runId } };
     if (idempotencyKey !== undefined) {
-      await options.idempotency.answer(idempotencyKey, response);
+      const stored = { status: response.status, body: response.body };
+      // A failed turn is answered even when its answer cannot be stored (the store may be what failed).
+      if (response.status === 200 || response.status === 202) await options.idempotency.answer(idempotencyKey, stored);
+      else await options.idempotency.answer(idempotencyKey, stored).catch((error: unknown) => options.logger.warn({ err: error, runId }, 'the answer of a failed turn was not stored for replays'));
       // Replays now read the stored answer: the run's outcome need not stay in memory.
-      if (response.status === 200) options.pendingRuns.forget(runId);
+      if (response.status !== 202) options.pendingRuns.forget(runId);
     }
     answer(context, response);
   };
 
   /** A replay of a running request: wait with it, or, when its answer was just stored and freed, read that. */
-  async function waitForReplay(idempotencyKey: string, rawBody: string, runId: string): Promise<StoredResponse> {
+  async function waitForReplay(idempotencyKey: string, rawBody: string, runId: string): Promise<WaitedResponse> {
     if (options.pendingRuns.get(runId)) return waitForOutcome(runId, false);
     const again = await options.idempotency.claim({ key: idempotencyKey, rawBody, runId, now: options.now() });
     return again.kind === 'answered' ? again.response : { status: 202, body: { runId } };
   }
 
-  async function waitForOutcome(runId: string, isFirst: boolean): Promise<StoredResponse> {
+  async function waitForOutcome(runId: string, isFirst: boolean): Promise<WaitedResponse> {
     const outcome = await options.pendingRuns.wait(runId, options.waitTimeoutMs);
     if (outcome === 'timeout') {
       if (isFirst) {
@@ -195,6 +198,7 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     }
     switch (outcome.kind) {
       case 'reply':
+        if (outcome.failure) return failureResponse({ runId, failure: outcome.failure, reply: outcome.text, now: options.now() });
         return { status: 200, body: outcome.messages.length > 0 ? { runId, reply: outcome.text, messages: outcome.messages } : { runId, reply: outcome.text } };
       case 'suspended':
         return { status: 202, body: { runId, status: outcome.waitingFor === 'approval' ? 'waiting-for-approval' : 'waiting-for-answer' } };
@@ -204,7 +208,8 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
   }
 }
 
-function answer(context: Context, response: StoredResponse): void {
+function answer(context: Context, response: WaitedResponse): void {
+  if (response.retryAfterSeconds !== undefined) context.set('Retry-After', String(response.retryAfterSeconds));
   context.status = response.status;
   context.body = response.body;
 }

@@ -1,6 +1,8 @@
-/** How a run ended, as far as a waiting request is concerned. */
+import type { TurnFailure } from '../../src/events/turn-failure.js';
+
+/** How a run ended, as far as a waiting request is concerned; a reply with `failure` says the turn could not answer. */
 export type RunOutcome =
-  | { readonly kind: 'reply'; readonly text: string; readonly messages: readonly string[] }
+  | { readonly kind: 'reply'; readonly text: string; readonly messages: readonly string[]; readonly failure?: TurnFailure }
   | { readonly kind: 'suspended'; readonly waitingFor: 'approval' | 'answer'; readonly detail?: string }
   | { readonly kind: 'finished'; readonly status: string; readonly text?: string };
 

@@ -17,7 +17,7 @@ export function renderCallback(event: OutboundEvent, fileBase64?: string): Callb
   switch (event.type) {
     case 'reply':
       if (event.kind === 'progress') return undefined;
-      return { ...base, runId: event.causationId, kind: event.kind, text: event.text };
+      return { ...base, runId: event.causationId, kind: event.kind, text: event.text, ...(event.failure ? { failure: event.failure.kind } : {}) };
     case 'approval-requested':
       return { ...base, runId: event.causationId, approval: event.approval };
     case 'approval-resolved':

@@ -247,7 +247,7 @@ function handOver(pendingRuns: PendingRuns, runId: string, run: NonNullable<Retu
         pendingRuns.addMessage(runId, event.text);
         return run.heldByRequest ? { ok: true } : undefined;
       }
-      pendingRuns.settle(runId, { kind: 'reply', text: event.text, messages: [] });
+      pendingRuns.settle(runId, { kind: 'reply', text: event.text, messages: [], ...(event.failure ? { failure: event.failure } : {}) });
       if (run.heldByRequest || (run.hasWaiters && run.callbackUrl === undefined)) return { ok: true };
       return undefined;
     case 'approval-requested':

@@ -92,7 +92,8 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
         const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });
         deps.logger.info({ traceId: scope.traceId, stop: outcome.stop.kind }, 'turn stopped by a budget or the per-turn ceiling');
         // A scheduled run is not answered in its chat: its run record says it was skipped, and why.
-        const delivery = scope.origin === 'schedule' ? undefined : await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+        const failure = { kind: 'budget-exhausted' as const, ...(outcome.stop.kind === 'per-turn' ? {} : { resetsAt: outcome.stop.status.resetsAt }) };
+        const delivery = scope.origin === 'schedule' ? undefined : await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId, failure });
         const reason = outcome.stop.kind === 'per-turn' ? {} : { reason: 'budget' as const };
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: outcome.stop.kind === 'per-turn' ? 'failed' : 'refused', text, ...(delivery ? { delivery } : {}), ...reason });
         return;
@@ -100,7 +101,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       case 'model-failed': {
         deps.logger.warn({ traceId: scope.traceId, failure: outcome.failure }, 'model call failed');
         const text = deadline.signal.aborted ? messages.turnTimedOut : messages.modelUnavailable(outcome.failure.kind);
-        const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
+        const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId, failure: { kind: 'model-unavailable' } });
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'failed', text, delivery });
         return;
       }

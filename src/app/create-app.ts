@@ -322,7 +322,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     if (event.unattended && event.type !== 'message-received') return;
     const text = messagesFor(event.channel).storeUnavailable;
     const target = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
-    const delivery = await outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id });
+    const delivery = await outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id, failure: { kind: 'store-unavailable' } });
     telemetry.emitTurnFinished({ causationId: event.id, sessionKey: event.sessionKey, status: 'failed', text, delivery });
   }
 

@@ -1,5 +1,6 @@
 import type { ApprovalCard } from './approval-card.js';
 import type { Target } from './target.js';
+import type { TurnFailure } from './turn-failure.js';
 
 /** Text for the chat. `final` ends the turn; `progress` is a draft later text replaces; `message` stands on its own mid-turn. */
 export type ReplySent = {
@@ -9,6 +10,8 @@ export type ReplySent = {
   readonly kind: 'final' | 'progress' | 'message';
   /** The inbound event this answers (the webhook's runId). */
   readonly causationId?: string;
+  /** On a final reply that says the turn could not answer: why (the model, the store, a budget). */
+  readonly failure?: TurnFailure;
 };
 
 /** Ask a person to approve a tool call. */

@@ -28,6 +28,7 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
   '@modelcontextprotocol/client': ['tools/mcp/'],
   ajv: ['tools/mcp/'],
+  re2js: ['tools/mcp/'],
   'pg-boss': ['src/cluster/'],
   pg: ['src/cluster/', 'src/store/'],
 };

@@ -27,7 +27,7 @@ const redisMissing = !hasRedisServer();
 if (redisMissing) process.stderr.write('redis-stopped.slow.test.ts skipped: redis-server is not installed (apt-get install -y redis-server)\n');
 
 /** A signed POST with a client-side deadline: an agent that never answers fails the test instead of hanging it. */
-async function post(baseUrl: string, text: string): Promise<{ readonly status: number; readonly body: { readonly error?: { readonly code?: string }; readonly reply?: string } }> {
+async function post(baseUrl: string, text: string): Promise<{ readonly status: number; readonly body: { readonly error?: { readonly code?: string }; readonly reply?: string; readonly runId?: string } }> {
   const body = JSON.stringify({ chatId: 'fault-chat', text });
   const timestamp = String(Math.floor(Date.now() / 1000));
   const response = await fetch(`${baseUrl}/v1/messages?wait=true`, {
@@ -36,7 +36,7 @@ async function post(baseUrl: string, text: string): Promise<{ readonly status: n
     body,
     signal: AbortSignal.timeout(30_000),
   });
-  return { status: response.status, body: (await response.json()) as { error?: { code?: string }; reply?: string } };
+  return { status: response.status, body: (await response.json()) as { error?: { code?: string }; reply?: string; runId?: string } };
 }
 
 /** Whether something accepts connections on the port. */
@@ -118,5 +118,39 @@ describe.skipIf(redisMissing)('Redis stopped under a running agent', () => {
     expect(after.body.reply).toBe('echo: redis is back');
     const recovered = (await (await fetch(`${baseUrl}/healthz`)).json()) as { status: string };
     expect(recovered.status).toBe('ok');
+  }, 90_000);
+
+  it('answers 503 store-unavailable, with the sentence as reply, when Redis dies during the turn it accepted', async () => {
+    const port = await findFreePort();
+    const server = await startRedis(port);
+    world = await createAgentUnderFault({
+      yaml: 'storage:\n  operationTimeoutMs: 1000\n',
+      environment: { ECHO_STORAGE_URL: `redis://127.0.0.1:${port}`, WEBHOOK_SECRET: secret, TELEGRAM_BOT_TOKEN: '' },
+    });
+    const current = world;
+    // The model answers once the test has killed Redis: the turn then cannot store what it added.
+    let redisGone: () => void = () => undefined;
+    const killed = new Promise<void>((resolve) => {
+      redisGone = resolve;
+    });
+    current.model.setFallback(async (_body, context) => {
+      if (context.lastUserText === 'answer after redis dies') await killed;
+      return { text: `echo: ${context.lastUserText}` };
+    });
+    await current.start();
+    const baseUrl = `http://127.0.0.1:${current.webhookPort}`;
+
+    const answer = post(baseUrl, 'answer after redis dies');
+    await waitFor(() => (current.modelRequests().some((request) => request.body?.messages?.at(-1)?.content === 'answer after redis dies') ? true : undefined), 'the turn to reach the model', patientMs);
+    await stopRedis(server);
+    redisGone();
+
+    const during = await answer;
+    expect(during.status).toBe(503);
+    expect(during.body).toMatchObject({
+      error: { code: 'store-unavailable' },
+      runId: expect.any(String),
+      reply: 'I could not save this conversation: my storage is not answering. Your message is kept, and I will answer it once the storage is back.',
+    });
   }, 90_000);
 });

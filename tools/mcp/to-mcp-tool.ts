@@ -30,6 +30,7 @@ export type McpToolInput = {
  * A server's tool as a registry tool, or why it is skipped (a schema ajv cannot compile). The risk comes from
  * config: read_only runs, anything else always asks a person (and is refused in unattended turns unless cards can
  * reach approvers), and side effects go through the replay guard. The server's hints are shown on the card only.
+ * A pattern the linear-time engine cannot run is not checked here, and the description says so.
  */
 export function toMcpTool(input: McpToolInput): { readonly ok: true; readonly tool: ToolDefinition } | { readonly ok: false; readonly reason: string } {
   const { remote, server } = input;
@@ -38,7 +39,7 @@ export function toMcpTool(input: McpToolInput): { readonly ok: true; readonly to
   const hints = [remote.annotations?.readOnlyHint ? 'read-only' : undefined, remote.annotations?.destructiveHint ? 'destructive' : undefined].filter(Boolean);
   const tool: ToolDefinition = {
     name: input.registryName,
-    description: `${remote.description ?? remote.title ?? remote.name} (from the MCP server "${server}")`,
+    description: `${remote.description ?? remote.title ?? remote.name} (from the MCP server "${server}")${uncheckedNote(compiled.unchecked)}`,
     input: compiled.input,
     parameters: remote.inputSchema,
     server,
@@ -51,4 +52,10 @@ export function toMcpTool(input: McpToolInput): { readonly ok: true; readonly to
     execute: (arguments_, context) => input.call(remote.name, arguments_ as Record<string, unknown>, { signal: context.signal, timeoutMs: input.timeoutMs }),
   };
   return { ok: true, tool };
+}
+
+function uncheckedNote(patterns: readonly string[]): string {
+  if (patterns.length === 0) return '';
+  // Shown to the model, which still sees the patterns in the parameters: the agent itself does not enforce these.
+  return ` (not checked before the call, as they need a backtracking engine: ${patterns.map((pattern) => `pattern ${JSON.stringify(pattern)}`).join(', ')})`;
 }

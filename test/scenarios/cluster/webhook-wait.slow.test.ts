@@ -1,5 +1,6 @@
 // Cluster mode, POST /v1/messages?wait=true: the request is held by the instance it reached, the turn runs on the
-// other instance (the first has its one turn slot busy), and the waiting request still gets the answer.
+// other instance (the first has its one turn slot busy), and the waiting request still gets the answer, or the status
+// of a turn that failed there.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,7 @@ describe.skipIf(!postgresUp)('?wait=true across instances', () => {
         await blocker.opened;
         return { text: 'released' };
       }
+      if (context.lastUserText === 'fail across') return { status: 401, errorMessage: 'invalid api key' };
       return { text: `answer: ${context.lastUserText}` };
     });
 
@@ -52,6 +54,11 @@ describe.skipIf(!postgresUp)('?wait=true across instances', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ reply: 'answer: ping across' });
     // The first instance never ran it: its one slot was still busy with the blocker.
+    expect(first.app.bus.stats().active).toBe(1);
+    // A turn that fails there is answered here with its status, not a 200 carrying the sentence.
+    const failed = await postSigned({ baseUrl: firstUrl, secret, body: { chatId: 'orders', text: 'fail across' }, query: '?wait=true' });
+    expect(failed.status).toBe(502);
+    expect(failed.body).toMatchObject({ error: { code: 'model-unavailable' }, reply: expect.stringMatching(/^I could not reach the model/) });
     expect(first.app.bus.stats().active).toBe(1);
     blocker.open();
   }, 60_000);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScriptedModelServer, type ScriptedModelServer } from '../../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp } from '../../fakes/start-test-app.js';
 import { gatewayOf, getPath, postSigned } from '../../fakes/webhook-client.js';
-import { postLargeBody } from '../../fakes/webhook-large-body.js';
+import { postLargeBody, postWholeBodyThenRead } from '../../fakes/webhook-large-body.js';
 
 const secret = 'errors-secret';
 const twoMebibytes = 2 * 1024 * 1024;
@@ -66,6 +66,16 @@ describe('webhook error answers: JSON { error: { code, message } }, and the serv
     const fetched = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: Buffer.alloc(twoMebibytes, 'a') });
     expect(fetched.status).toBe(413);
     expect(await fetched.json()).toMatchObject({ error: { code: 'body-too-large' } });
+    expect((await getPath(baseUrl, '/healthz')).status).toBe(200);
+  });
+
+  it('413 for a 50 MB body, received by a client that writes the whole body before it reads', async () => {
+    const timestamp = String(Math.floor(Date.now() / 1000));
+    const headers = { 'x-echo-timestamp': timestamp, 'x-echo-signature': `sha256=${'1'.repeat(64)}` };
+    // Closing at once with the rest unread would reset the connection under the writer, which then sees no answer.
+    const answer = await postWholeBodyThenRead({ url: `${baseUrl}/v1/messages?wait=true`, sizeBytes: 50 * 1024 * 1024, headers });
+    expect(answer.status).toBe(413);
+    expect(errorCode(JSON.parse(answer.body))).toBe('body-too-large');
     expect((await getPath(baseUrl, '/healthz')).status).toBe(200);
   });
 

@@ -11,6 +11,17 @@ describe('callback payloads', () => {
     expect(renderCallback({ type: 'typing', target })).toBeUndefined();
   });
 
+  it('names why a final reply could not answer (the model, the store, a budget) as failure', () => {
+    expect(renderCallback({ type: 'reply', target, text: 'I could not reach the model.', kind: 'final', causationId: 'run-2', failure: { kind: 'model-unavailable' } })).toEqual({
+      type: 'reply',
+      chatId: 'c',
+      runId: 'run-2',
+      kind: 'final',
+      text: 'I could not reach the model.',
+      failure: 'model-unavailable',
+    });
+  });
+
   it('posts approval outcomes and questions as their own types', () => {
     expect(renderCallback({ type: 'approval-resolved', target, approvalId: 'a1', outcome: 'Approved by @x' })).toEqual({ type: 'approval-resolved', chatId: 'c', approvalId: 'a1', outcome: 'Approved by @x' });
     expect(renderCallback({ type: 'question-asked', target, questionId: 'q', text: 'Which?', options: ['a', 'b'] })).toMatchObject({ type: 'question-asked', options: ['a', 'b'] });
