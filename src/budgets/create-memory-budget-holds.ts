@@ -27,8 +27,8 @@ export function createMemoryBudgetHolds(options: { readonly now?: () => number }
     }
   }
 
-  function sweep(at: number): void {
-    if (at < nextSweepAt) return;
+  function sweep(at: number, now = false): void {
+    if (at < nextSweepAt && !now) return;
     nextSweepAt = at + sweepEveryMs;
     for (const [id, hold] of holds) if (hold.expiresAt <= at) free(id);
   }
@@ -39,7 +39,12 @@ export function createMemoryBudgetHolds(options: { readonly now?: () => number }
       sweep(at);
       const amounts: number[] = [];
       for (const [index, line] of lines.entries()) {
-        const committed = line.used() + (held.get(line.key) ?? 0);
+        let committed = line.used() + (held.get(line.key) ?? 0);
+        // Before refusing, free what expired since the last sweep: a dead turn's hold must not refuse a live one.
+        if (committed >= line.limit && held.has(line.key)) {
+          sweep(at, true);
+          committed = line.used() + (held.get(line.key) ?? 0);
+        }
         if (committed >= line.limit) return Promise.resolve<HoldGrant>({ ok: false, refusedIndex: index, committed });
         // Near the limit a call holds what remains: small budgets still allow calls one at a time.
         amounts.push(Math.min(line.amount, line.limit - committed));

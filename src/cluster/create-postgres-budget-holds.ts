@@ -14,7 +14,10 @@ export type PostgresBudgetHoldsOptions = {
   readonly now?: () => number;
 };
 
+// Instances start together: the lock keeps their CREATE ... IF NOT EXISTS from colliding in the catalog.
 const schema = `
+BEGIN;
+SELECT pg_advisory_xact_lock(hashtextextended('echo-agent:budget-holds-schema', 0));
 CREATE TABLE IF NOT EXISTS echo_budget_spend (
   budget_key text PRIMARY KEY,
   spent double precision NOT NULL,
@@ -31,6 +34,7 @@ CREATE TABLE IF NOT EXISTS echo_budget_holds (
   PRIMARY KEY (hold_id, budget_key)
 );
 CREATE INDEX IF NOT EXISTS echo_budget_holds_expires ON echo_budget_holds (expires_at);
+COMMIT;
 `;
 
 // One statement, so instances cannot interleave: each budget's row is created or locked (in key order, so two
@@ -81,6 +85,8 @@ freed AS (
 )
 UPDATE echo_budget_spend s SET held = GREATEST(0, s.held - freed.amount) FROM freed WHERE s.budget_key = freed.budget_key`;
 
+const retrySetUpAfterMs = 5000;
+
 type ReserveRow = { readonly budget_key: string; readonly granted: number | null; readonly committed: number };
 
 /** Deadlocks (40P01) and serialization failures (40001) are worth one more try. */
@@ -95,13 +101,23 @@ export function createPostgresBudgetHolds(options: PostgresBudgetHoldsOptions): 
   const now = options.now ?? Date.now;
   const pool = new pg.Pool({ connectionString: options.url, max: 4, connectionTimeoutMillis: 5000 });
   pool.on('error', () => undefined);
-  const ready = pool.query(schema).then(
-    () => true,
-    (error: unknown) => {
-      options.logger.warn({ err: error }, 'budget reservations could not be set up in PostgreSQL; this instance reserves on its own');
-      return false;
-    },
-  );
+  let setUp: Promise<boolean> | undefined;
+  let setUpFailedAt = Number.NEGATIVE_INFINITY;
+  /** The tables exist; a failed set-up is tried again after a while, not on every call. */
+  const ready = (): Promise<boolean> => {
+    if (setUp === undefined && now() - setUpFailedAt > retrySetUpAfterMs) {
+      setUp = pool.query(schema).then(
+        () => true,
+        (error: unknown) => {
+          options.logger.warn({ err: error }, 'budget reservations could not be set up in PostgreSQL; this instance reserves on its own meanwhile');
+          setUp = undefined;
+          setUpFailedAt = now();
+          return false;
+        },
+      );
+    }
+    return setUp ?? Promise.resolve(false);
+  };
   /** Holds made by the fallback (while PostgreSQL did not answer), so they are settled there too. */
   const local = new Set<string>();
   const pending = new Set<Promise<unknown>>();
@@ -117,7 +133,7 @@ export function createPostgresBudgetHolds(options: PostgresBudgetHoldsOptions): 
   }
 
   function send(text: string, values: readonly unknown[], what: string): void {
-    const sent = ready
+    const sent = ready()
       .then((usable) => (usable ? query(text, values) : undefined))
       .catch((error: unknown) => options.logger.warn({ err: error }, `${what} failed; the hold is freed when it expires`))
       .finally(() => pending.delete(sent));
@@ -154,7 +170,7 @@ export function createPostgresBudgetHolds(options: PostgresBudgetHoldsOptions): 
 
   return {
     async reserve(lines, ttlMs) {
-      if (await ready) {
+      if (await ready()) {
         try {
           return await reserveShared(lines, ttlMs);
         } catch (error) {
