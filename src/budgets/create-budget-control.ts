@@ -8,6 +8,7 @@ import type { UsageLedger } from './create-usage-ledger.js';
 import { estimateInputTokens } from './estimate-request-tokens.js';
 import { priceOfCall } from './price-of-call.js';
 import { idsOfCall } from './usage-counters.js';
+import type { PeriodKeys } from './usage-period.js';
 import { totalTokens } from './usage-totals.js';
 
 /** Budgets as the runtime uses them: checks before model calls, the soft-limit card's state, raises, and the ledger. */
@@ -74,19 +75,32 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
   );
 
   /** A budget of a scope and id in the current period: its reference and when it resets. */
-  function inCurrentPeriod(budget: (typeof configured)[number], id: string) {
-    const now = ledger.periods();
-    const periodKey = budget.period === 'daily' ? now.day : now.month;
-    const resetsAt = (budget.period === 'daily' ? now.dayEndsAt : now.monthEndsAt).toISOString();
-    return { ref: { scope: budget.scope, id, period: budget.period, periodKey, unit: budget.unit }, configuredLimit: budget.limit, resetsAt };
+  // The period clock hands out the same object all day: its reset times are formatted once (this runs before every model call).
+  const resetTimes = new WeakMap<PeriodKeys, { readonly day: string; readonly month: string }>();
+  function resetsOf(now: PeriodKeys) {
+    let known = resetTimes.get(now);
+    if (known === undefined) {
+      known = { day: now.dayEndsAt.toISOString(), month: now.monthEndsAt.toISOString() };
+      resetTimes.set(now, known);
+    }
+    return known;
+  }
+
+  function inCurrentPeriod(budget: (typeof configured)[number], id: string, now = ledger.periods()) {
+    const daily = budget.period === 'daily';
+    const periodKey = daily ? now.day : now.month;
+    const resetsAt = daily ? resetsOf(now).day : resetsOf(now).month;
+    const endsAt = (daily ? now.dayEndsAt : now.monthEndsAt).getTime();
+    return { ref: { scope: budget.scope, id, period: budget.period, periodKey, unit: budget.unit }, configuredLimit: budget.limit, resetsAt, endsAt };
   }
 
   /** The configured budgets that apply to a subject, with their ids and current period. */
   function applicable(subject: UsageAttribution) {
     const ids = new Map(idsOfCall(subject, '').map(([dimension, id]) => [dimension as string, id]));
+    const now = ledger.periods();
     return configured.flatMap((budget) => {
       const id = ids.get(budget.scope);
-      return id === undefined ? [] : [inCurrentPeriod(budget, id)];
+      return id === undefined ? [] : [inCurrentPeriod(budget, id, now)];
     });
   }
 
@@ -147,7 +161,8 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
       const statuses: BudgetStatus[] = [];
       for (const budget of budgets) {
         const address = { period: budget.ref.periodKey, dimension: budget.ref.scope, id: budget.ref.id } as const;
-        const read = await ledger.totals(address);
+        // In memory almost always: no await then, which is most of this path's cost.
+        const read = ledger.peek(address) ?? (await ledger.totals(address));
         const amountOf = (totals: typeof read) => (budget.ref.unit === 'tokens' ? totalTokens(totals) : totals.cost);
         const usedBefore = amountOf(read);
         const amount = estimate[budget.ref.unit];
@@ -162,7 +177,7 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
           const now = ledger.peek(address);
           return now === undefined ? usedBefore : amountOf(now);
         };
-        lines.push({ key: budgetStateKey(budget.ref), limit, used, amount, periodEndsAt: Date.parse(budget.resetsAt) });
+        lines.push({ key: budgetStateKey(budget.ref), limit, used, amount, periodEndsAt: budget.endsAt });
       }
       const grant = await options.holds.reserve(lines, options.holdTtlMs);
       if (!grant.ok) {

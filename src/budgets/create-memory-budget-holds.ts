@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { BudgetHolds, HoldGrant } from './budget-holds.js';
 
 type Hold = { readonly keys: readonly string[]; readonly amounts: readonly number[]; readonly expiresAt: number };
@@ -15,6 +14,8 @@ export function createMemoryBudgetHolds(options: { readonly now?: () => number }
   const holds = new Map<string, Hold>();
   const held = new Map<string, number>();
   let nextSweepAt = 0;
+  // Ids only this process sees: a counter is enough.
+  let lastId = 0;
 
   function free(id: string): void {
     const hold = holds.get(id);
@@ -49,7 +50,8 @@ export function createMemoryBudgetHolds(options: { readonly now?: () => number }
         // Near the limit a call holds what remains: small budgets still allow calls one at a time.
         amounts.push(Math.min(line.amount, line.limit - committed));
       }
-      const id = randomUUID();
+      lastId += 1;
+      const id = `m${lastId}`;
       const keys = lines.map((line) => line.key);
       holds.set(id, { keys, amounts, expiresAt: at + ttlMs });
       for (const [index, key] of keys.entries()) held.set(key, (held.get(key) ?? 0) + (amounts[index] ?? 0));

@@ -86,6 +86,11 @@ freed AS (
 UPDATE echo_budget_spend s SET held = GREATEST(0, s.held - freed.amount) FROM freed WHERE s.budget_key = freed.budget_key`;
 
 const retrySetUpAfterMs = 5000;
+const statementNames = new Map([
+  [reserveStatement, 'echo-budget-reserve'],
+  [settleStatement, 'echo-budget-settle'],
+  [sweepStatement, 'echo-budget-sweep'],
+]);
 
 type ReserveRow = { readonly budget_key: string; readonly granted: number | null; readonly committed: number };
 
@@ -123,9 +128,11 @@ export function createPostgresBudgetHolds(options: PostgresBudgetHoldsOptions): 
   const pending = new Set<Promise<unknown>>();
 
   async function query(text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
+    // Named, so each connection parses and plans a statement once.
+    const name = statementNames.get(text);
     for (let attempt = 1; ; attempt += 1) {
       try {
-        return await pool.query(text, values as unknown[]);
+        return await pool.query(name === undefined ? { text, values: values as unknown[] } : { name, text, values: values as unknown[] });
       } catch (error) {
         if (attempt >= 3 || !isRetryable(error)) throw error;
       }
