@@ -28,5 +28,6 @@ export function jobToEvent(job: ScheduledJob, options: { readonly eventId: strin
     jobId: job.id,
     prompt: job.prompt,
     approvedContentHash: job.approvedContentHash,
+    ...(job.createdBy === undefined ? {} : { createdBy: job.createdBy }),
   };
 }

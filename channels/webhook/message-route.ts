@@ -37,6 +37,8 @@ export type MessageRouteOptions = {
   readonly sharedRuns?: Pick<SharedRuns, 'registered' | 'released'>;
   readonly chatCallbacks: ChatCallbacks;
   readonly waitTimeoutMs: number;
+  /** The name the secret's caller is billed under (budgets bind it, not the ids a request sends). */
+  readonly clientName: string;
   /** The bus intake, once the channel has started. */
   readonly emit: () => Emit | undefined;
   readonly allowHttpCallbacks: () => boolean;
@@ -149,7 +151,7 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     await options.sharedRuns
       ?.registered(runId, { waiting: wait, callbackUrl: request.callbackUrl })
       .catch((error: unknown) => options.logger.warn({ err: error, runId }, 'run not shared with other instances; its answer may go to the callback URL instead'));
-    const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now() })) : ({ accepted: false, reason: 'closed' } as const);
+    const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now(), clientName: options.clientName })) : ({ accepted: false, reason: 'closed' } as const);
     if (!emitted.accepted) {
       options.pendingRuns.forget(runId);
       if (idempotencyKey !== undefined) await options.idempotency.release(idempotencyKey, runId);

@@ -6,8 +6,14 @@ import type { MessageRequest } from './message-request.js';
 /** The sender id when the body names none. */
 export const defaultWebhookSenderId = 'webhook';
 
-/** Turns a validated request into a message event; its id is the run id. Trust flags are set here, never read from the body. Pure. */
-export function requestToEvent(request: MessageRequest, options: { readonly runId: string; readonly now: Date }): MessageReceived {
+/** The client name turns are billed under when the config names none. */
+export const defaultWebhookClientName = 'client';
+
+/**
+ * Turns a validated request into a message event; its id is the run id. Trust flags are set here, never read
+ * from the body, and so is who pays: the client the secret belongs to, whatever senderId and chatId it sends. Pure.
+ */
+export function requestToEvent(request: MessageRequest, options: { readonly runId: string; readonly now: Date; readonly clientName?: string }): MessageReceived {
   const senderId = request.senderId ?? defaultWebhookSenderId;
   return {
     type: 'message-received',
@@ -17,5 +23,6 @@ export function requestToEvent(request: MessageRequest, options: { readonly runI
     media: [],
     isGroup: false,
     mentioned: true,
+    billedTo: options.clientName ?? defaultWebhookClientName,
   };
 }

@@ -19,6 +19,7 @@ export const webhookAdapter: ChannelAdapter = {
       acceptLegacySignature: settings.legacySignature,
       callbackAllowHosts: settings.callbackAllowHosts,
       metricsToken: settings.metricsToken,
+      clientName: settings.clientName,
       store: context.store,
       bus: context.bus,
       telemetry: context.telemetry,

@@ -18,6 +18,7 @@ import { createSharedRuns } from './shared-runs.js';
 import { buildHealthReport, type InstanceHealth } from './health-report.js';
 import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 import { createMessageRoute } from './message-route.js';
+import { defaultWebhookClientName } from './to-event.js';
 import { createPendingRuns, type PendingRuns } from './pending-runs.js';
 import { type CallbackPolicy, defaultCallbackPolicy, postCallback } from './post-callback.js';
 import { createRateLimiter } from './rate-limiter.js';
@@ -69,6 +70,8 @@ export type WebhookChannelOptions = {
   readonly routes: () => readonly HttpRoute[];
   readonly callbackPolicy?: CallbackPolicy;
   readonly now?: () => Date;
+  /** Who the secret's turns are billed to in budgets (user and chat `webhook:<name>`); default `client`. */
+  readonly clientName?: string;
 };
 
 /** The webhook channel: the HTTP gateway, with its bound address once started. */
@@ -143,6 +146,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
               sharedRuns,
               chatCallbacks,
               waitTimeoutMs: options.waitTimeoutMs,
+              clientName: options.clientName ?? defaultWebhookClientName,
               emit: () => emit,
               allowHttpCallbacks: () => allowHttpCallbacks,
               now,

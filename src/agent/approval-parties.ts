@@ -17,6 +17,7 @@ export function suspensionBase(scope: TurnScope, id: string, createdAt: Date) {
     userId: scope.userId,
     userName: scope.userName,
     ...(scope.jobId === undefined ? {} : { jobId: scope.jobId }),
+    ...(scope.billedTo === undefined ? {} : { billedTo: scope.billedTo }),
     causationId: scope.causationId,
     createdAt: createdAt.toISOString(),
   };

@@ -35,7 +35,7 @@ export async function usageText(deps: RuntimeDependencies, control: BudgetContro
   const messages = deps.messagesFor(event.channel);
   const display = { currency: control.currency, timezone: deps.timezone };
   const { day, month } = control.ledger.periods();
-  const chat = `${event.channel}:${event.chatId}`;
+  const chat = `${event.channel}:${event.billedTo ?? event.chatId}`;
   const today = await control.ledger.totals({ period: day, dimension: 'chat', id: chat });
   const thisMonth = await control.ledger.totals({ period: month, dimension: 'chat', id: chat });
   const lines = [messages.budget.usageTitle(chat), `${messages.budget.today}: ${usageLine(today, messages, display)}`, `${messages.budget.thisMonth}: ${usageLine(thisMonth, messages, display)}`];
@@ -54,7 +54,8 @@ export async function usageText(deps: RuntimeDependencies, control: BudgetContro
 async function budgetLines(deps: RuntimeDependencies, control: BudgetControl, event: MessageReceived): Promise<string[]> {
   const messages = deps.messagesFor(event.channel);
   const display = { currency: control.currency, timezone: deps.timezone };
-  const statuses = await control.statuses({ origin: 'user', sessionKey: event.sessionKey, channel: event.channel, chatId: event.chatId, userId: event.sender.id });
+  // A billed client (a webhook's) sees its own budgets, not those of the ids it sent.
+  const statuses = await control.statuses({ origin: 'user', sessionKey: event.sessionKey, channel: event.channel, chatId: event.billedTo ?? event.chatId, userId: event.billedTo ?? event.sender.id });
   if (statuses.length === 0) return [messages.budget.noBudgets];
   return [messages.budget.budgetsHeader, ...statuses.map((status) => messages.budget.budgetLine(wordsOf(status), formatAmounts(status, messages, display), formatReset(status.resetsAt, deps.timezone)))];
 }

@@ -132,6 +132,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       chatId: event.chatId,
       isGroup,
       ...(event.type === 'schedule-fired' ? { jobId: event.jobId } : {}),
+      ...billingOf(event),
       causationId: event.id,
       visibleTools: deps.visibleToolsFor(event.channel),
       runKey: event.id,
@@ -160,4 +161,10 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     sweepExpired: () => sweepExpiredApprovals(deps),
     resumeSettled: () => resumeSettledTurns(deps),
   };
+}
+
+/** Who an event's turn is billed to besides its job, when not its sender: a webhook's client, a job's creator. Pure. */
+function billingOf(event: InboundEvent): { readonly billedTo?: string } {
+  const billedTo = event.type === 'message-received' ? event.billedTo : event.type === 'schedule-fired' ? event.createdBy : undefined;
+  return billedTo === undefined ? {} : { billedTo };
 }

@@ -1,13 +1,16 @@
 import type { TurnStop } from '../budgets/budget-check.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
-import type { ModelUsage } from '../model/model-port.js';
+import type { ModelRequest, ModelUsage, UsageHold } from '../model/model-port.js';
 import { attributionOf } from './attribution-of.js';
 import type { TurnScope } from './turn-scope.js';
 
+/** Before a model call: stop, or go on with what was reserved against the budgets (the meter settles it). */
+export type BeforeModelCall = { readonly stop: TurnStop } | { readonly stop?: undefined; readonly hold?: UsageHold };
+
 /** The budget of one run of the loop: asked before every model call, told after each. */
 export type TurnBudget = {
-  /** Why the next model call must not happen (the per-turn ceiling, a budget used up or stopped), or undefined. */
-  beforeModelCall(): Promise<TurnStop | undefined>;
+  /** Why the next model call must not happen (the per-turn ceiling, a budget used up or stopped), or the hold reserved for it. */
+  beforeModelCall(request: Pick<ModelRequest, 'messages' | 'tools' | 'maxTokens'>, model: string): Promise<BeforeModelCall>;
   afterModelCall(usage: ModelUsage | undefined): void;
 };
 
@@ -19,12 +22,13 @@ export function createTurnBudget(control: BudgetControl | undefined, scope: Turn
   let calls = 0;
   let tokens = 0;
   return {
-    async beforeModelCall() {
-      if (ceiling?.modelCalls !== undefined && calls >= ceiling.modelCalls) return { kind: 'per-turn', measure: 'modelCalls', limit: ceiling.modelCalls };
-      if (ceiling?.tokens !== undefined && tokens >= ceiling.tokens) return { kind: 'per-turn', measure: 'tokens', limit: ceiling.tokens };
-      // Mid-turn only a used-up or stopped budget stops the loop; the soft-limit card is asked before a turn starts.
-      const check = await control.check(subject, { attended: false });
-      return check.kind === 'hard' || check.kind === 'stopped' ? { kind: check.kind, status: check.status } : undefined;
+    async beforeModelCall(request, model) {
+      if (ceiling?.modelCalls !== undefined && calls >= ceiling.modelCalls) return { stop: { kind: 'per-turn', measure: 'modelCalls', limit: ceiling.modelCalls } };
+      if (ceiling?.tokens !== undefined && tokens >= ceiling.tokens) return { stop: { kind: 'per-turn', measure: 'tokens', limit: ceiling.tokens } };
+      // Mid-turn only a used-up or stopped budget stops the loop (the soft-limit card is asked before a turn starts);
+      // the call's estimate is held against every budget at once, so concurrent turns cannot all pass one check.
+      const reserved = await control.reserve(request, subject, model);
+      return reserved.ok ? (reserved.hold === undefined ? {} : { hold: reserved.hold }) : { stop: reserved.stop };
     },
     afterModelCall(usage) {
       calls += 1;

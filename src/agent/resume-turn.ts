@@ -169,6 +169,7 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnSco
     chatId: suspended.target.chatId,
     isGroup: suspended.isGroup ?? false,
     ...(suspended.jobId === undefined ? {} : { jobId: suspended.jobId }),
+    ...(suspended.billedTo === undefined ? {} : { billedTo: suspended.billedTo }),
     causationId: suspended.causationId ?? suspended.id,
     visibleTools: deps.visibleToolsFor(suspended.target.channel),
     // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.

@@ -50,11 +50,16 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const attribution = attributionOf(input.scope);
 
   for (let iteration = 1; iteration <= input.maxIterations; iteration += 1) {
-    const stop = await input.budget?.beforeModelCall();
-    if (stop) return { status: 'stopped', stop, newMessages: added };
+    const request = { messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal, attribution };
+    const before = await input.budget?.beforeModelCall(request, input.model.name);
+    if (before?.stop) return { status: 'stopped', stop: before.stop, newMessages: added };
     input.onModelCall?.();
-    const result = await input.model.complete({ messages: [system, ...input.messages, ...added], tools, onTextDelta: input.onTextDelta, signal: input.signal, attribution });
-    if (!result.ok) return { status: 'model-failed', failure: result.failure, newMessages: added };
+    const result = await input.model.complete(before?.hold === undefined ? request : { ...request, hold: before.hold });
+    if (!result.ok) {
+      // The meter released it already; this covers a wrapper that failed before reaching the meter.
+      before?.hold?.release();
+      return { status: 'model-failed', failure: result.failure, newMessages: added };
+    }
     input.budget?.afterModelCall(result.answer.usage);
     const { text, toolCalls } = result.answer;
     added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
@@ -69,10 +74,14 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   }
 
   input.logger.info({ traceId: input.scope.traceId, maxIterations: input.maxIterations }, 'iteration limit reached; forcing a final answer');
-  const stop = await input.budget?.beforeModelCall();
-  if (stop) return { status: 'stopped', stop, newMessages: added };
-  const final = await input.model.complete({ messages: [system, ...input.messages, ...added, { role: 'user', content: forcedFinalNote }], tools: [], signal: input.signal, attribution });
-  if (!final.ok) return { status: 'model-failed', failure: final.failure, newMessages: added };
+  const finalRequest = { messages: [system, ...input.messages, ...added, { role: 'user' as const, content: forcedFinalNote }], tools: [], signal: input.signal, attribution };
+  const before = await input.budget?.beforeModelCall(finalRequest, input.model.name);
+  if (before?.stop) return { status: 'stopped', stop: before.stop, newMessages: added };
+  const final = await input.model.complete(before?.hold === undefined ? finalRequest : { ...finalRequest, hold: before.hold });
+  if (!final.ok) {
+    before?.hold?.release();
+    return { status: 'model-failed', failure: final.failure, newMessages: added };
+  }
   added.push({ role: 'assistant', content: final.answer.text });
   return { status: 'completed', text: final.answer.text, newMessages: added };
 }

@@ -17,6 +17,8 @@ export type TurnScope = {
   readonly isGroup: boolean;
   /** The scheduled job that started the turn; its model calls count for the job. */
   readonly jobId?: string;
+  /** Who the budgets bill instead of the sender: a webhook's client (also instead of the chat), a job's creator. */
+  readonly billedTo?: string;
   readonly causationId: string;
   readonly visibleTools: ReadonlySet<string>;
   /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */

@@ -409,6 +409,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await registry.flush();
       await intake.flush();
       await budgets.control.ledger.flush();
+      await budgets.close();
       await events.close();
       await store.close();
       return { drained: result.drained };

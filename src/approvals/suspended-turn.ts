@@ -18,6 +18,8 @@ type SuspendedTurnBase = {
   readonly userName: string;
   /** The scheduled job that started the turn, if one did. */
   readonly jobId?: string;
+  /** Who the turn's budgets bill instead of its sender (see TurnScope.billedTo). */
+  readonly billedTo?: string;
   readonly causationId?: string;
   readonly createdAt: string;
 };

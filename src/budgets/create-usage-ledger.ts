@@ -18,6 +18,8 @@ export interface UsageLedger {
   record(entry: UsageEntry): { readonly cost: number | undefined };
   /** A counter as stored plus what is not written yet; a month's is the sum of its days. */
   totals(address: CounterAddress): Promise<UsageTotals>;
+  /** The same as `totals` without waiting, or undefined when it is not in memory yet (a reservation reads this, after `totals`). */
+  peek(address: CounterAddress): UsageTotals | undefined;
   /** Every counter of a period (`day:2025-01-31`, or `month:2025-01` summed from its days), after writing what is pending. Not for hot paths: it lists the namespace. */
   list(period: string): Promise<readonly UsageRow[]>;
   /** The current day and month in the configured zone. */
@@ -57,6 +59,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const writes = new Set<Promise<void>>();
   /** The sum of this month's days before today, per `<dimension>|<id>`; dropped when the day changes. */
   const monthsBeforeToday = new Map<string, Promise<UsageTotals>>();
+  /** The same sums once read, for `peek`. */
+  const monthsBeforeTodayRead = new Map<string, UsageTotals>();
   /** Counters this round of writing still has to write, started a few at a time. */
   let due: string[] = [];
   let timer: NodeJS.Timeout | undefined;
@@ -123,15 +127,30 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     if (periods.day === currentDay) return;
     currentDay = periods.day;
     monthsBeforeToday.clear();
+    monthsBeforeTodayRead.clear();
     for (const [key, cell] of cells) {
       if (!key.startsWith(`${periods.day}|`) && cell.pending === undefined && cell.inFlight === undefined) cells.delete(key);
     }
   }
 
+  const inMemory = (cell: Cell): UsageTotals => [cell.inFlight, cell.pending].reduce<UsageTotals>((sum, part) => (part === undefined ? sum : addTotals(sum, part)), cell.stored ?? emptyTotals);
+
   async function dayTotals(key: string): Promise<UsageTotals> {
     const cell = cellOf(key);
     await load(key, cell);
-    return [cell.inFlight, cell.pending].reduce<UsageTotals>((sum, part) => (part === undefined ? sum : addTotals(sum, part)), cell.stored ?? emptyTotals);
+    return inMemory(cell);
+  }
+
+  function peek(address: CounterAddress): UsageTotals | undefined {
+    const periods = options.periods();
+    if (!address.period.startsWith('month:')) {
+      const cell = cells.get(counterKey(address));
+      return cell?.stored === undefined ? undefined : inMemory(cell);
+    }
+    if (address.period !== periods.month) return undefined;
+    const before = monthsBeforeTodayRead.get(`${address.dimension}|${address.id}`);
+    const today = cells.get(counterKey({ ...address, period: periods.day }));
+    return before === undefined || today?.stored === undefined ? undefined : addTotals(before, inMemory(today));
   }
 
   /** The sum of the given days of a month for one counter (missing days count nothing). */
@@ -152,6 +171,10 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     if (before === undefined) {
       before = sumOfDays(month, Number(periods.day.slice(-2)) - 1, address.dimension, address.id);
       monthsBeforeToday.set(earlier, before);
+      const reading = before;
+      reading.then((sum) => {
+        if (monthsBeforeToday.get(earlier) === reading) monthsBeforeTodayRead.set(earlier, sum);
+      }, () => undefined);
       // A failed read is not remembered: the next check reads again.
       before.catch(() => monthsBeforeToday.delete(earlier));
     }
@@ -180,6 +203,7 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       return { cost };
     },
     totals: (address) => (address.period.startsWith('month:') ? monthTotals(address) : dayTotals(counterKey(address))),
+    peek,
     async list(period) {
       await this.flush();
       // A month's rows add up its days' rows.

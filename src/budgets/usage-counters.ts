@@ -23,7 +23,7 @@ export function parseCounterKey(key: string): CounterAddress | undefined {
   return { period, dimension: dimension as UsageDimension, id: rest.join('|') };
 }
 
-/** The ids a call counts under, per dimension: a scheduled turn counts for its job, not for a person. Pure. */
+/** The ids a call counts under, per dimension: a scheduled turn counts for its job (and its creator, when known). Pure. */
 export function idsOfCall(attribution: UsageAttribution, model: string): readonly (readonly [UsageDimension, string])[] {
   return [
     ['chat', `${attribution.channel}:${attribution.chatId}`],

@@ -92,6 +92,11 @@ const webhookSchema = z.strictObject({
   callbackAllowHosts: commaList.default([]).describe('Hosts callbacks may reach although they are not public addresses (an internal receiver).'),
   metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for webhook turns.'),
+  clientName: z
+    .string()
+    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only')
+    .default('client')
+    .describe('The caller the secret belongs to: webhook turns count for user and chat webhook:<clientName> in budgets and /usage, whatever senderId and chatId a request sends.'),
 });
 
 const cronJobSchema = z.strictObject({
@@ -154,6 +159,12 @@ export const budgetsSchema = z
       })
       .optional()
       .describe('A ceiling per turn, against loops that would burn a budget in one go.'),
+    reserveOutputTokens: z.coerce
+      .number()
+      .int()
+      .positive()
+      .default(1000)
+      .describe('Output tokens a model call that sets no maxTokens is assumed to use: reserved against budgets before the call (with its input by length), settled to the real usage after.'),
   })
   .prefault({});
 

@@ -54,6 +54,11 @@ export type MessageReceived = Envelope & {
   readonly isGroup: boolean;
   readonly mentioned: boolean;
   readonly quoted?: Quote;
+  /**
+   * Who pays for the turn when not the sender and chat the payload names: a webhook's client (its ids are the
+   * caller's choice). Set by the channel adapter; budgets count the turn for user and chat `<channel>:<billedTo>`.
+   */
+  readonly billedTo?: string;
 };
 
 /** A button press (or a numbered reply) answering an approval card or a question. */
@@ -78,6 +83,8 @@ export type ScheduleFired = Envelope & {
   readonly prompt: string;
   /** Set by the scheduler for jobs a person approved: the hash of the exact content approved. */
   readonly approvedContentHash?: string;
+  /** The person who created the job (by the schedule_task tool), whose user budget its runs count against too. */
+  readonly createdBy?: string;
 };
 
 /** Internal: a suspended turn may continue (an approval was decided or a question answered). Never built from a payload. */

@@ -100,8 +100,8 @@ export type Messages = {
 
 /** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
 const modelFailureReasons: Readonly<Record<Locale, Readonly<Record<string, string>>>> = {
-  en: { 'rate-limited': 'it is rate limiting us', auth: 'the API key was refused', network: 'it did not answer', timeout: 'it did not answer', server: 'it had a server error' },
-  'zh-CN': { 'rate-limited': '请求过于频繁，被限流', auth: 'API 密钥被拒绝', network: '没有响应', timeout: '没有响应', server: '服务器出错' },
+  en: { 'rate-limited': 'it is rate limiting us', auth: 'the API key was refused', network: 'it did not answer', timeout: 'it did not answer', server: 'it had a server error', budget: 'a budget is used up' },
+  'zh-CN': { 'rate-limited': '请求过于频繁，被限流', auth: 'API 密钥被拒绝', network: '没有响应', timeout: '没有响应', server: '服务器出错', budget: '预算已用完' },
 };
 
 const en: Messages = {

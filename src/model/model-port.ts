@@ -20,7 +20,17 @@ export type ModelRequest = {
   readonly temperature?: number;
   /** Who the call is for, so its usage is accounted to them (see src/budgets/); providers ignore it. */
   readonly attribution?: UsageAttribution;
+  /** What the turn reserved against its budgets before the call (see src/budgets/); the meter settles or releases it, providers ignore it. */
+  readonly hold?: UsageHold;
 };
+
+/** An amount reserved against budgets before a model call: settled to the call's real usage once answered, released if it failed. */
+export interface UsageHold {
+  /** Replaces the reservation by what the call used (the rest is free again); at most once. */
+  settle(usage: ModelUsage | undefined, model: string): void;
+  /** Frees the whole reservation (the call failed or was not made); at most once, and a no-op after `settle`. */
+  release(): void;
+}
 
 /** What started a model call, for accounting: the turn's origin, or one of the side calls a turn makes. */
 export type UsageOrigin = 'user' | 'schedule' | 'webhook' | 'risk-explainer' | 'reviewer';
@@ -29,7 +39,7 @@ export type UsageOrigin = 'user' | 'schedule' | 'webhook' | 'risk-explainer' | '
 export type UsageAttribution = {
   readonly origin: UsageOrigin;
   readonly sessionKey: string;
-  /** The sender's id in its channel; absent for scheduled turns, which are counted to their job. */
+  /** The person billed in its channel: the sender, a webhook's client, a scheduled job's creator; absent for jobs from config. */
   readonly userId?: string;
   readonly channel: string;
   readonly chatId: string;
@@ -37,7 +47,7 @@ export type UsageAttribution = {
 };
 
 /** Why a model call failed, classified so the caller can decide to retry or fail over. */
-export type ModelFailureKind = 'rate-limited' | 'server' | 'network' | 'timeout' | 'auth' | 'bad-request' | 'aborted';
+export type ModelFailureKind = 'rate-limited' | 'server' | 'network' | 'timeout' | 'auth' | 'bad-request' | 'aborted' | 'budget';
 
 /** A failed model call, as a value. */
 export type ModelFailure = {
