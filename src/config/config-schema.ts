@@ -105,6 +105,17 @@ const cronJobSchema = z.strictObject({
 
 const riskSchema = z.enum(['read_only', 'write', 'exec', 'dangerous']);
 
+/**
+ * An MCP server's name: the part before `__` in its tools' names, so it may not start or end with `_` nor hold `__`
+ * (else `a_` would make `a__*` globs and `always` grants match `a___x`, a tool of another server).
+ */
+export const mcpServerNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,24}$/, 'a server name is letters, digits, _ and - only, at most 24')
+  .refine((name) => !name.startsWith('_') && !name.endsWith('_') && !name.includes('__'), {
+    message: 'a server name may not start or end with _ nor contain __, since its tools are named <server>__<tool>; rename it, e.g. my-files',
+  });
+
 /** One MCP server: a command the agent starts (stdio) or a URL (Streamable HTTP). */
 export const mcpServerSchema = z
   .strictObject({
@@ -262,7 +273,7 @@ export const configSchema = z.strictObject({
   mcp: z
     .strictObject({
       servers: z
-        .record(z.string().regex(/^[A-Za-z0-9_-]{1,24}$/, 'letters, digits, _ and - only, at most 24'), mcpServerSchema)
+        .record(mcpServerNameSchema, mcpServerSchema)
         .default({})
         .describe('MCP servers whose tools join the registry as <server>__<tool>; offered only where tools.allow or tools.alsoAllow name them (server__* globs).'),
       path: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to stdio servers (the only variable they inherit).'),
