@@ -36,13 +36,14 @@ export function buildSandboxedProgram(request: SandboxedProgramRequest): { reado
   const seccompFilter = sandbox.mode === 'bwrap' ? sandbox.seccompFilterPath : undefined;
   let inner: string[];
   if (sandbox.mode === 'off') {
-    const unset = (request.unsetEnvironment ?? []).flatMap((name) => ['-u', name]);
-    inner = unset.length === 0 ? [request.program, ...request.args] : ['/usr/bin/env', ...unset, '--', request.program, ...request.args];
+    inner = [request.program, ...request.args];
   } else {
     if (sandbox.bwrapPath === undefined) return { ok: false, reason: 'bwrap-missing' };
     inner = [sandbox.bwrapPath, ...bubblewrapArguments(request, sandbox), request.program, ...request.args];
   }
-  const limited = [...prlimitArguments(request.limits, sandbox.enforcement?.prlimitPath), ...inner];
+  // Unset before bwrap starts, so not even the sandbox's own init process holds them.
+  const unset = (request.unsetEnvironment ?? []).flatMap((name) => ['-u', name]);
+  const limited = [...(unset.length === 0 ? [] : ['/usr/bin/env', ...unset, '--']), ...prlimitArguments(request.limits, sandbox.enforcement?.prlimitPath), ...inner];
   if (request.cgroupDir === undefined && seccompFilter === undefined && limited.length === inner.length) {
     return { ok: true, command: { file: limited[0] ?? request.program, args: limited.slice(1) } };
   }
@@ -73,20 +74,29 @@ function bubblewrapArguments(request: SandboxedProgramRequest, sandbox: Extract<
     '--tmpfs',
     '/tmp',
   ];
-  for (const hidden of sandbox.hiddenPaths) {
-    const folder = path.resolve(hidden);
-    // Hiding the root, or a folder the workspace cannot be mounted back into, is never asked for.
-    if (folder === '/' || folder === '/proc' || folder === '/dev' || folder === '/tmp') continue;
-    args.push('--tmpfs', folder);
+  // Most specific wins: mounts go shallowest first, so the data folder stays hidden inside a mounted parent and the
+  // workspace is bound back inside the hidden data folder; on the same path a bind comes after the tmpfs it undoes.
+  const mounts: { readonly kind: 0 | 1 | 2; readonly path: string }[] = [
+    ...sandbox.hiddenPaths.map((hidden) => ({ kind: 0 as const, path: path.resolve(hidden) })).filter((mount) => !neverHidden.has(mount.path)),
+    ...[...(sandbox.restoredFiles ?? []), ...request.readOnly].map((readOnly) => ({ kind: 1 as const, path: path.resolve(readOnly) })),
+    ...request.writable.map((writable) => ({ kind: 2 as const, path: path.resolve(writable) })),
+  ];
+  mounts.sort((left, right) => depthOf(left.path) - depthOf(right.path) || left.kind - right.kind);
+  for (const mount of mounts) {
+    if (mount.kind === 0) args.push('--tmpfs', mount.path);
+    else args.push(mount.kind === 1 ? '--ro-bind' : '--bind', mount.path, mount.path);
   }
-  for (const file of sandbox.restoredFiles ?? []) args.push('--ro-bind-try', file, file);
-  for (const readOnly of request.readOnly) args.push('--ro-bind', path.resolve(readOnly), path.resolve(readOnly));
-  for (const writable of request.writable) args.push('--bind', path.resolve(writable), path.resolve(writable));
   for (const file of sandbox.hiddenFiles ?? []) args.push('--ro-bind', '/dev/null', path.resolve(file));
-  for (const name of request.unsetEnvironment ?? []) args.push('--unsetenv', name);
   // --dir: a working folder inside a hidden one exists (empty) rather than failing the start.
   args.push('--dir', path.resolve(request.workingDir), '--chdir', path.resolve(request.workingDir), '--');
   return args;
+}
+
+// Hiding the root, or a folder the sandbox itself is built on, is never asked for.
+const neverHidden = new Set(['/', '/proc', '/dev', '/tmp']);
+
+function depthOf(folder: string): number {
+  return folder.split('/').filter((part) => part !== '').length;
 }
 
 function prlimitArguments(limits: SandboxLimits | undefined, prlimitPath: string | undefined): string[] {
