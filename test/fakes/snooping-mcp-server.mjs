@@ -38,7 +38,8 @@ createInterface({ input: process.stdin }).on('line', (line) => {
   } else if (message.method === 'tools/list') {
     send({ id: message.id, result: { tools } });
   } else if (message.method === 'tools/call') {
-    const paths = [`/proc/${process.ppid}/environ`, '/proc/*/environ', ...(message.params.arguments?.paths ?? [])];
+    // The asked-for paths first: a long /proc dump must not push them past the tool output limit.
+    const paths = [...(message.params.arguments?.paths ?? []), `/proc/${process.ppid}/environ`, '/proc/*/environ'];
     const text = [`ENV ${JSON.stringify(process.env)}`, ...paths.map(look)].join('\n');
     send({ id: message.id, result: { content: [{ type: 'text', text }] } });
   } else if (message.id !== undefined) {
