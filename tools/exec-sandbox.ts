@@ -1,24 +1,47 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
+import { buildSandboxedProgram } from './build-sandboxed-program.js';
+
+/** Per-process ceilings for one sandboxed program (a command or an MCP server); 0 means no limit. */
+export type SandboxLimits = {
+  /** Private writable memory (RLIMIT_DATA) of each process, in MB. */
+  readonly memoryMb: number;
+  /** CPU time (RLIMIT_CPU) of each process, in seconds: SIGXCPU, then SIGKILL. */
+  readonly cpuSeconds: number;
+  /** Processes and threads: a pids cgroup per call where one can be made, else RLIMIT_NPROC (not enforced for root). */
+  readonly processes: number;
+};
+
+/** How limits are enforced here: prlimit's path, and a pids cgroup folder when this host lets the agent make one. */
+export type LimitEnforcement = {
+  readonly prlimitPath?: string;
+  /** A cgroup (v1 pids hierarchy) under which each call gets its own child with `pids.max`. */
+  readonly pidsCgroupDir?: string;
+};
 
 /**
- * How exec runs commands: inside bubblewrap (`bwrap`: own PID namespace, system read-only,
- * workspace read-write, no network unless allowed, agent folders hidden), or without a sandbox,
- * which only an explicit `tools.sandbox: off` allows.
+ * How exec runs commands (and stdio MCP servers run): inside bubblewrap (`bwrap`: own PID namespace, system
+ * read-only, workspace read-write, no network unless allowed, agent folders and files hidden, no UNIX sockets), or
+ * without a sandbox, which only an explicit `tools.sandbox: off` allows. Limits apply in both modes.
  */
-export type ExecSandbox =
+export type ExecSandbox = (
   | {
       readonly mode: 'bwrap';
       /** Absolute path of bwrap, or undefined when it is not installed (exec is then refused). */
       readonly bwrapPath: string | undefined;
       /** Whether commands may use the network (a shared network namespace). */
       readonly network: boolean;
-      /** Folders hidden behind an empty tmpfs (the data folder, the agent's home, the project root). */
+      /** Folders hidden behind an empty tmpfs (the data folder, the agent's home, the project root, /run). */
       readonly hiddenPaths: readonly string[];
-      /** Files replaced by an empty one (`.env`, config overlays holding secrets). */
+      /** Files replaced by an empty one (`.env`, the config files actually loaded). */
       readonly hiddenFiles?: readonly string[];
+      /** Files inside a hidden folder the sandbox needs back read-only (resolv.conf when it lives in /run). */
+      readonly restoredFiles?: readonly string[];
+      /** A seccomp program file (createUnixSocketFilter) refusing UNIX sockets; none: UNIX sockets stay open. */
+      readonly seccompFilterPath?: string;
     }
-  | { readonly mode: 'off' };
+  | { readonly mode: 'off' }
+) & { readonly enforcement?: LimitEnforcement };
 
 /** The program and arguments that run one shell command, sandboxed or not. */
 export type SandboxedCommand = { readonly file: string; readonly args: readonly string[] };
@@ -44,47 +67,34 @@ export const missingSandboxMessage =
   '(apt-get install bubblewrap), or set tools.sandbox: off (ECHO_EXEC_SANDBOX=off) to run commands without one.';
 
 /** Builds the command line for `/bin/sh -c command` in the workspace; a refusal when the sandbox cannot run. Pure. */
-export function buildSandboxedCommand(input: { readonly sandbox: ExecSandbox; readonly command: string; readonly workspaceDir: string }): { readonly ok: true; readonly command: SandboxedCommand } | { readonly ok: false; readonly error: string } {
+export function buildSandboxedCommand(input: {
+  readonly sandbox: ExecSandbox;
+  readonly command: string;
+  readonly workspaceDir: string;
+  readonly limits?: SandboxLimits;
+  /** This call's pids cgroup, joined before the sandbox starts. */
+  readonly cgroupDir?: string;
+}): { readonly ok: true; readonly command: SandboxedCommand } | { readonly ok: false; readonly error: string } {
   const { sandbox, command, workspaceDir } = input;
-  if (sandbox.mode === 'off') return { ok: true, command: { file: '/bin/sh', args: ['-c', command] } };
-  if (sandbox.bwrapPath === undefined) return { ok: false, error: missingSandboxMessage };
   const workspace = path.resolve(workspaceDir);
-  const args = [
-    // A SIGKILLed agent takes the sandbox down with it; the PID namespace ends everything inside.
-    '--die-with-parent',
-    '--unshare-pid',
-    '--unshare-ipc',
-    '--unshare-uts',
-    ...(sandbox.network ? [] : ['--unshare-net']),
-    // No terminal injection into the agent's session.
-    '--new-session',
-    '--cap-drop',
-    'ALL',
-    '--ro-bind',
-    '/',
-    '/',
-    '--dev',
-    '/dev',
-    // A fresh /proc of the new PID namespace: nothing of the agent is visible.
-    '--proc',
-    '/proc',
-    '--tmpfs',
-    '/tmp',
-  ];
-  for (const hidden of sandbox.hiddenPaths) {
-    const folder = path.resolve(hidden);
-    // Hiding the root, or a folder the workspace cannot be mounted back into, is never asked for.
-    if (folder === '/' || folder === '/proc' || folder === '/dev') continue;
-    args.push('--tmpfs', folder);
-  }
-  for (const file of sandbox.hiddenFiles ?? []) args.push('--ro-bind', '/dev/null', path.resolve(file));
-  args.push('--bind', workspace, workspace, '--chdir', workspace, '/bin/sh', '-c', command);
-  return { ok: true, command: { file: sandbox.bwrapPath, args } };
+  const built = buildSandboxedProgram({
+    sandbox,
+    program: '/bin/sh',
+    args: ['-c', command],
+    workingDir: workspace,
+    writable: [workspace],
+    readOnly: [],
+    network: sandbox.mode === 'bwrap' && sandbox.network,
+    limits: input.limits,
+    cgroupDir: input.cgroupDir,
+  });
+  return built.ok ? built : { ok: false, error: missingSandboxMessage };
 }
 
 /** One line for start-up and the doctor: which sandbox exec uses. Pure. */
 export function describeExecSandbox(sandbox: ExecSandbox): string {
   if (sandbox.mode === 'off') return 'off: commands run without a sandbox (tools.sandbox: off)';
   if (sandbox.bwrapPath === undefined) return 'bwrap required but not installed: exec is refused (apt-get install bubblewrap)';
-  return `bwrap (${sandbox.bwrapPath}), ${sandbox.network ? 'network allowed' : 'no network'}`;
+  const sockets = sandbox.seccompFilterPath === undefined ? '' : ', no UNIX sockets';
+  return `bwrap (${sandbox.bwrapPath}), ${sandbox.network ? 'network allowed' : 'no network'}${sockets}`;
 }

@@ -6,7 +6,8 @@ import type { ToolContext } from '../src/registry/tool-context.js';
 import type { ToolOutcome } from '../src/registry/tool-outcome.js';
 import { isCatastrophicCommand } from './catastrophic-commands.js';
 import { describeShellSyntaxError } from './check-shell-syntax.js';
-import { buildSandboxedCommand, type ExecSandbox, findExecutable, type SandboxedCommand } from './exec-sandbox.js';
+import { buildSandboxedCommand, type ExecSandbox, findExecutable, type SandboxedCommand, type SandboxLimits } from './exec-sandbox.js';
+import { createCallCgroup, removeCallCgroup } from './pids-cgroups.js';
 import { killProcessGroup, type ProcessGroupTracker } from './process-group-tracker.js';
 
 /** Characters of combined stdout and stderr the model sees. */
@@ -29,6 +30,8 @@ export type ExecToolOptions = {
   readonly sandbox?: ExecSandbox;
   /** Where live process groups are registered, so the app kills them when it stops. */
   readonly tracker?: ProcessGroupTracker;
+  /** Memory, CPU time and process ceilings of each command (tools.limits); none when absent. */
+  readonly limits?: SandboxLimits;
 };
 
 const input = z.object({
@@ -63,9 +66,14 @@ export function createExecTool(options: ExecToolOptions = {}) {
       const catastrophe = isCatastrophicCommand(call.command, { workingDirectory: context.services.workspaceDir });
       if (catastrophe !== undefined) return { ok: false, kind: 'business', error: `This command is never run: ${catastrophe}` };
       if (!existsSync(context.services.workspaceDir)) return { ok: false, kind: 'business', error: `The workspace folder ${context.services.workspaceDir} does not exist.` };
-      const built = buildSandboxedCommand({ sandbox, command: call.command, workspaceDir: context.services.workspaceDir });
-      if (!built.ok) return { ok: false, kind: 'business', error: built.error };
-      return runCommand({ command: built.command, timeoutMs: (call.timeoutSec ?? 30) * 1_000, environment: buildEnvironment(options, context), context, tracker: options.tracker });
+      const cgroupDir = createCallCgroup(sandbox.enforcement?.pidsCgroupDir, options.limits?.processes ?? 0);
+      try {
+        const built = buildSandboxedCommand({ sandbox, command: call.command, workspaceDir: context.services.workspaceDir, limits: options.limits, cgroupDir });
+        if (!built.ok) return { ok: false, kind: 'business', error: built.error };
+        return await runCommand({ command: built.command, timeoutMs: (call.timeoutSec ?? 30) * 1_000, environment: buildEnvironment(options, context), context, tracker: options.tracker });
+      } finally {
+        removeCallCgroup(cgroupDir);
+      }
     },
   });
 }
@@ -191,7 +199,9 @@ function describeRun(run: RunSummary): ToolOutcome {
     return { ok: false, kind: 'infrastructure', error: `The call was cancelled and the command was killed.\n${text}`.trimEnd() };
   }
   const code = run.exit?.code ?? null;
-  const status = code === null ? `killed by ${run.exit?.signal ?? 'a signal'}` : `exit code ${code}`;
+  // In the sandbox the shell reports a child killed by SIGXCPU (24) as exit code 128 + 24.
+  const cpuLimit = run.exit?.signal === 'SIGXCPU' || code === 152 ? ': killed by SIGXCPU, its CPU time limit (tools.limits.cpuSeconds) was reached' : '';
+  const status = `${code === null ? `killed by ${run.exit?.signal ?? 'a signal'}` : `exit code ${code}`}${cpuLimit}`;
   return {
     ok: true,
     output: `[${status}]\n${text}`.trimEnd(),

@@ -20,3 +20,6 @@ export * from './catastrophic-rules.js';
 export * from './check-shell-syntax.js';
 export * from './shell-lexer.js';
 export * from './shell-paths.js';
+export * from './build-sandboxed-program.js';
+export * from './pids-cgroups.js';
+export * from './unix-socket-filter.js';

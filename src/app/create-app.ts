@@ -46,7 +46,7 @@ import { createBudgets } from './create-budgets.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
 import { createSmartApprovals } from './create-smart-approvals.js';
-import { execSandboxFor } from './exec-sandbox-for.js';
+import { execSandboxFor, type SandboxSources } from './exec-sandbox-for.js';
 import { openEventBus } from './open-event-bus.js';
 import { wireMedia } from './wire-media.js';
 import { wireCron } from './wire-cron.js';
@@ -64,6 +64,8 @@ export type AppOptions = {
   readonly channels?: readonly ChannelAdapter[];
   /** Overrides the configured model (tests, benchmarks). */
   readonly model?: ModelPort;
+  /** The project root and the files the config was read from: the sandbox hides them (default: the current folder's). */
+  readonly sandboxSources?: SandboxSources;
   /** Extra tools beside the built-in catalogue (tests). */
   readonly extraTools?: readonly ToolDefinition[];
   readonly now?: () => Date;
@@ -165,11 +167,11 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const hardBlocks: HardBlock[] = [(toolName, input) => (toolName === 'exec' ? isCatastrophicCommand((input as { command: string }).command, { workingDirectory: workspaceDir }) : undefined)];
   // Every process a tool starts is tracked, so stop() can kill what is still running.
   const processGroups = createProcessGroupTracker();
-  const sandbox = execSandboxFor(config);
-  const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups });
+  const sandbox = execSandboxFor(config, options.sandboxSources);
+  const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups, limits: config.tools.limits });
   // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
   const mcpServerNames = Object.keys(config.mcp.servers);
-  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger }) : undefined;
+  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox }) : undefined;
   const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({
     tools,

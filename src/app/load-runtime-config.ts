@@ -4,7 +4,7 @@ import { loadConfig } from '../config/load-config.js';
 import { createLogger, type Logger } from '../logging/create-logger.js';
 
 /** Loads the config and a logger, or prints every problem in plain lines and says so. */
-export async function loadRuntimeConfig(options: { readonly configFile?: string; readonly quiet?: boolean; readonly root?: string }): Promise<{ ok: true; config: Config; logger: Logger } | { ok: false }> {
+export async function loadRuntimeConfig(options: { readonly configFile?: string; readonly quiet?: boolean; readonly root?: string }): Promise<{ ok: true; config: Config; logger: Logger; loadedFiles: readonly string[]; root: string } | { ok: false }> {
   const loaded = loadConfig({ configFile: options.configFile, root: options.root });
   if (!loaded.ok) {
     process.stderr.write(`echo-agent: the configuration is not valid (${loaded.files.join(' + ')}):\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
@@ -14,5 +14,5 @@ export async function loadRuntimeConfig(options: { readonly configFile?: string;
   // The terminal channel prints answers on stdout; info logs on the same screen would bury them.
   const level = options.quiet && ['info', 'debug', 'trace'].includes(configured) && configured === 'info' ? 'warn' : configured;
   const logger = await createLogger({ level, pretty: process.stderr.isTTY === true, secrets: collectSecrets(loaded.config) });
-  return { ok: true, config: loaded.config, logger };
+  return { ok: true, config: loaded.config, logger, loadedFiles: loaded.loadedFiles, root: loaded.root };
 }

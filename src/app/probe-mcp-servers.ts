@@ -1,3 +1,4 @@
+import type { ExecSandbox } from '../../tools/index.js';
 import type { Config } from '../config/config-schema.js';
 import { createLogger } from '../logging/create-logger.js';
 import type { ToolServerStatus } from '../registry/dynamic-tool-source.js';
@@ -12,10 +13,10 @@ export type McpProbe = {
  * Starts every configured MCP server the way the app does (in parallel, each bounded by its start-up timeout),
  * reads their states and tools, and stops them: for `npm run tools` and the doctor. Nothing is loaded without servers.
  */
-export async function probeMcpServers(config: Config): Promise<McpProbe> {
+export async function probeMcpServers(config: Config, sandbox: ExecSandbox): Promise<McpProbe> {
   if (Object.keys(config.mcp.servers).length === 0) return { servers: {}, tools: [] };
   const { createMcpToolSource } = await import('../../tools/mcp/index.js');
-  const source = createMcpToolSource({ config, logger: await createLogger({ level: 'silent', pretty: false }) });
+  const source = createMcpToolSource({ config, sandbox, logger: await createLogger({ level: 'silent', pretty: false }) });
   try {
     await source.start();
     const descriptions = new Map(source.tools().map((tool) => [tool.name, tool.description]));

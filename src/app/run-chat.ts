@@ -6,7 +6,7 @@ import { loadRuntimeConfig } from './load-runtime-config.js';
 export async function runChat(argumentsParsed: ParsedArguments): Promise<number> {
   const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile, quiet: true });
   if (!loaded.ok) return 2;
-  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'chat' });
+  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'chat', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } });
   if (!created.ok) {
     process.stderr.write(`echo-agent cannot start: ${created.error}\n`);
     return 1;

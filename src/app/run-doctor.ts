@@ -45,6 +45,7 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     return 2;
   }
   const { config } = loaded;
+  const sandbox = execSandboxFor(config, { root: loaded.root, loadedFiles: loaded.loadedFiles });
   const dataLine = await checkDataFolder(config.storage.dataDir);
   const [store, modelLines, telegramLines, wechatLines, webhookLines, mcp] = await Promise.all([
     dataLine.status === 'fail' && !config.storage.url ? undefined : checkStore({ url: config.storage.url, dataDir: config.storage.dataDir, timeoutMs: checkTimeoutMs }),
@@ -52,9 +53,8 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     checkTelegram(config.channels.telegram, checkTimeoutMs),
     checkWechat(config.channels.wechat),
     checkWebhook(config.channels.webhook),
-    probeMcpServers(config),
+    probeMcpServers(config, sandbox),
   ]);
-  const sandbox = execSandboxFor(config);
   const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;
   const lines = [
     nodeLine,

@@ -6,7 +6,7 @@ import type { ParsedArguments } from './parse-arguments.js';
 export async function runStart(argumentsParsed: ParsedArguments): Promise<number> {
   const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile });
   if (!loaded.ok) return 2;
-  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'server' });
+  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'server', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } });
   if (!created.ok) {
     process.stderr.write(`echo-agent cannot start: ${created.error}\n`);
     return 1;

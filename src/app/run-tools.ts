@@ -2,6 +2,7 @@ import { builtinTools } from '../../tools/index.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import { loadConfig } from '../config/load-config.js';
 import { builtinChannels } from './builtin-channels.js';
+import { execSandboxFor } from './exec-sandbox-for.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { probeMcpServers } from './probe-mcp-servers.js';
 
@@ -24,7 +25,7 @@ export async function runTools(parsed: ParsedArguments): Promise<number> {
   const config = loaded.config;
   const channelSelection = channel === undefined ? undefined : builtinChannels.find((adapter) => adapter.name === channel)?.traits(config).tools;
   const global = profile ? { ...config.tools, profile: profile as ProfileName } : config.tools;
-  const mcp = await probeMcpServers(config);
+  const mcp = await probeMcpServers(config, execSandboxFor(config, { root: loaded.root, loadedFiles: loaded.loadedFiles }));
   const resolved = resolveToolSet(
     { global, channel: profile ? { ...channelSelection, profile: profile as ProfileName } : channelSelection, externalPrefixes: Object.keys(config.mcp.servers).map((name) => `${name}__`) },
     [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)],

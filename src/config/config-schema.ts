@@ -110,13 +110,41 @@ const cronJobSchema = z.strictObject({
 
 const riskSchema = z.enum(['read_only', 'write', 'exec', 'dangerous']);
 
+const limitNumber = z.coerce.number().int().min(0);
+
+/** Ceilings of each command exec runs (and defaults for MCP servers); 0 means no limit. */
+const sandboxLimitsSchema = z
+  .strictObject({
+    memoryMb: limitNumber.default(2048).describe('Private memory of each process, in MB (RLIMIT_DATA); an allocation past it fails.'),
+    cpuSeconds: limitNumber.default(600).describe('CPU time of each process, in seconds (RLIMIT_CPU); past it the process is killed (SIGXCPU).'),
+    processes: limitNumber
+      .default(512)
+      .describe('Processes and threads: a pids cgroup per call where the agent may make one (cgroup v1 pids, e.g. root in a VM), else RLIMIT_NPROC, counted per user and not enforced for root.'),
+  })
+  .prefault({});
+
+const sandboxLimitsOverrideSchema = z
+  .strictObject({ memoryMb: limitNumber.optional(), cpuSeconds: limitNumber.optional(), processes: limitNumber.optional() })
+  .default({});
+
+/**
+ * An MCP server's name: the part before `__` in its tools' names, so it may not start or end with `_` nor hold `__`
+ * (else `a_` would make `a__*` globs and `always` grants match `a___x`, a tool of another server).
+ */
+export const mcpServerNameSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,24}$/, 'a server name is letters, digits, _ and - only, at most 24')
+  .refine((name) => !name.startsWith('_') && !name.endsWith('_') && !name.includes('__'), {
+    message: 'a server name may not start or end with _ nor contain __, since its tools are named <server>__<tool>; rename it, e.g. my-files',
+  });
+
 /** One MCP server: a command the agent starts (stdio) or a URL (Streamable HTTP). */
 export const mcpServerSchema = z
   .strictObject({
     command: optionalText.describe('stdio: the program to start, e.g. npx or node.'),
     args: z.array(z.string()).default([]).describe('stdio: its arguments.'),
-    env: z.record(z.string(), z.string()).default({}).describe('stdio: extra variables for the child; nothing else is inherited but PATH (mcp.path).'),
-    cwd: optionalText.describe('stdio: the folder it starts in (default the current one).'),
+    env: z.record(z.string(), z.string()).default({}).describe('stdio: extra variables for the child; nothing else is inherited but PATH (mcp.path), HOME, LANG and TZ.'),
+    cwd: optionalText.describe('stdio: the folder it starts in (default the current one; in the sandbox it is empty unless mounted).'),
     url: optionalText.pipe(z.url().optional()).describe('Streamable HTTP: the endpoint, e.g. http://127.0.0.1:3001/mcp.'),
     headers: z.record(z.string(), z.string()).default({}).describe('Streamable HTTP: headers sent with every request, e.g. an Authorization header from an environment variable.'),
     risk: riskSchema.default('write').describe('Risk of its tools unless overridden per tool; the server cannot lower it. read_only runs, anything else asks.'),
@@ -125,6 +153,19 @@ export const mcpServerSchema = z
       .default({})
       .describe('Per-tool overrides, by the name the server gives the tool.'),
     timeoutSeconds: z.coerce.number().positive().default(30).describe('Longest one tool call may take.'),
+    network: flexibleBoolean
+      .default(false)
+      .describe('stdio: let the sandboxed server use the network (default: none, only a loopback of its own). Servers that call an API or download (npx -y) need network: true.'),
+    mounts: z
+      .array(
+        z.union([
+          z.string().refine((value) => value.startsWith('/'), 'an absolute path'),
+          z.strictObject({ path: z.string().refine((value) => value.startsWith('/'), 'an absolute path'), writable: flexibleBoolean.default(false) }),
+        ]),
+      )
+      .default([])
+      .describe('stdio: paths the sandboxed server sees, read-only unless { path, writable: true }; nothing else of the agent (data folder, home, project, config) is visible.'),
+    limits: sandboxLimitsOverrideSchema.describe('stdio: this server\'s ceilings; memoryMb and processes default to tools.limits, cpuSeconds to none (a server\'s CPU time adds up over its whole life).'),
     startupTimeoutSeconds: z.coerce.number().positive().default(10).describe('Longest start-up waits for this server; it keeps connecting in the background after.'),
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' });
@@ -239,8 +280,9 @@ export const configSchema = z.strictObject({
       sandbox: z
         .enum(['bwrap', 'off'])
         .default('bwrap')
-        .describe('bwrap: exec runs commands in bubblewrap and is refused when bwrap is missing. off: commands run unsandboxed (explicit opt-out).'),
+        .describe('bwrap: exec runs commands, and stdio MCP servers run, in bubblewrap; both are refused when bwrap is missing. off: both run unsandboxed (explicit opt-out).'),
       sandboxNetwork: flexibleBoolean.default(false).describe('Let sandboxed commands use the network (default: no network).'),
+      limits: sandboxLimitsSchema.describe('Memory, CPU time and process ceilings of each command exec runs; stdio MCP servers take memoryMb and processes from here unless their own limits say otherwise.'),
       workspaceDir: optionalText.describe('Folder file tools and exec are confined to (default <dataDir>/workspace).'),
       credentials: z.record(z.string(), z.record(z.string(), z.string())).default({}).describe('Per-tool credentials.'),
       capabilityRules: z.record(z.string(), z.enum(['allow', 'deny', 'ask'])).default({}).describe('Per-capability rule, e.g. network.outbound: ask.'),
@@ -273,10 +315,10 @@ export const configSchema = z.strictObject({
   mcp: z
     .strictObject({
       servers: z
-        .record(z.string().regex(/^[A-Za-z0-9_-]{1,24}$/, 'letters, digits, _ and - only, at most 24'), mcpServerSchema)
+        .record(mcpServerNameSchema, mcpServerSchema)
         .default({})
         .describe('MCP servers whose tools join the registry as <server>__<tool>; offered only where tools.allow or tools.alsoAllow name them (server__* globs).'),
-      path: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to stdio servers (the only variable they inherit).'),
+      path: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to stdio servers.'),
       retryMaxSeconds: z.coerce.number().positive().default(60).describe('Longest wait between attempts to reconnect a server that is down.'),
     })
     .prefault({})

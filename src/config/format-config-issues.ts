@@ -7,7 +7,9 @@ export function formatConfigIssues(issues: readonly z.core.$ZodIssue[], parsed: 
     const path = issue.path.map(String).join('.') || '(root)';
     const received = readPath(parsed, issue.path);
     const isSecret = issue.path.some((part) => typeof part === 'string' && isSecretName(part));
-    return `${path}: ${issue.message} (got ${describeReceived(received, isSecret)})${hintFor(issue)}`;
+    // A record's bad key (an MCP server's name) carries its reason one level down.
+    const message = issue.code === 'invalid_key' ? issue.issues.map((inner) => inner.message).join('; ') : issue.message;
+    return `${path}: ${message} (got ${describeReceived(received, isSecret)})${hintFor(issue)}`;
   });
 }
 

@@ -20,13 +20,22 @@ export type LoadConfigOptions = {
 
 /** A loaded configuration and the files it came from, or every problem found, as readable lines. */
 export type LoadConfigResult =
-  | { readonly ok: true; readonly config: Config; readonly files: readonly string[]; readonly root: string }
+  | {
+      readonly ok: true;
+      readonly config: Config;
+      readonly files: readonly string[];
+      /** Every file the configuration was read from: the config files and the `.env` when one was read (the sandbox hides them all). */
+      readonly loadedFiles: readonly string[];
+      readonly root: string;
+    }
   | { readonly ok: false; readonly errors: readonly string[]; readonly files: readonly string[] };
 
 /** Reads `config/default.yaml`, then `config/local.yaml` or the `--config`/`ECHO_CONFIG` file over it, interpolates `${VAR}`, validates. */
 export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
   const root = resolve(options.root ?? process.cwd());
   const environment = options.environment ?? readProcessEnvironment(root);
+  const dotenvPath = resolve(root, '.env');
+  const dotenvFiles = options.environment === undefined && existsSync(dotenvPath) ? [dotenvPath] : [];
   const overlayName = options.configFile ?? environment.ECHO_CONFIG;
   const files = [resolve(root, 'config', 'default.yaml')];
   if (overlayName !== undefined && overlayName !== '') {
@@ -58,6 +67,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
   return {
     ok: true,
     files,
+    loadedFiles: [...files, ...dotenvFiles],
     root,
     config: {
       ...config,

@@ -64,6 +64,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     now: options.now,
     sweepEveryMs: options.sweepEveryMs,
     channels: options.channels,
+    sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles },
   });
   if (!created.ok) throw new Error(`test app did not start: ${created.error}`);
   await created.app.start();

@@ -1,5 +1,6 @@
 import type { Config } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import type { ExecSandbox } from '../exec-sandbox.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { DynamicToolSource, ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import type { McpServerConnection } from './mcp-server-connection.js';
@@ -20,8 +21,8 @@ export type McpToolSource = DynamicToolSource & {
  * Builds the source from `config.mcp`; nothing connects until `start()`, and the MCP client and ajv are loaded only
  * then, so creating the app costs nothing and the app's start need not wait for them.
  */
-export function createMcpToolSource(options: { readonly config: Config; readonly logger: Logger }): McpToolSource {
-  const { config, logger } = options;
+export function createMcpToolSource(options: { readonly config: Config; readonly logger: Logger; readonly sandbox: ExecSandbox }): McpToolSource {
+  const { config, logger, sandbox } = options;
   const listeners = new Set<() => void>();
   let built: { tool: ToolDefinition; remoteName: string }[] = [];
   // Every name ever offered, with its server: a call after a withdrawal is told why, not "unknown tool".
@@ -87,7 +88,17 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
       if (stopped) return;
       toMcpTool = toolModule.toMcpTool;
       connections = Object.entries(config.mcp.servers).map(([name, server]) =>
-        connectionModule.createMcpServerConnection({ name, config: server, path: config.mcp.path, logger, retryMaxMs: config.mcp.retryMaxSeconds * 1000, onToolsChanged: rebuild }),
+        connectionModule.createMcpServerConnection({
+          name,
+          config: server,
+          path: config.mcp.path,
+          sandbox,
+          defaultLimits: config.tools.limits,
+          timezone: config.agent.timezone,
+          logger,
+          retryMaxMs: config.mcp.retryMaxSeconds * 1000,
+          onToolsChanged: rebuild,
+        }),
       );
       await Promise.all(
         connections.map((connection) => {

@@ -1,7 +1,10 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import type { ExecSandbox, SandboxLimits } from '../exec-sandbox.js';
+import { createCallCgroup, removeCallCgroup } from '../pids-cgroups.js';
+import { buildServerLaunch } from './build-server-launch.js';
 import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import type { ToolOutcome } from '../../src/registry/tool-outcome.js';
 import { backoffDelay } from '../../src/retry/backoff-delay.js';
@@ -12,8 +15,13 @@ import type { RemoteTool } from './to-mcp-tool.js';
 export type McpServerConnectionOptions = {
   readonly name: string;
   readonly config: McpServerConfig;
-  /** PATH for a stdio child: the only variable it inherits. */
+  /** PATH for a stdio child. */
   readonly path: string;
+  /** The sandbox a stdio child runs in (exec's), and the limits it has unless its config says otherwise. */
+  readonly sandbox: ExecSandbox;
+  readonly defaultLimits: SandboxLimits;
+  /** TZ for a stdio child. */
+  readonly timezone?: string;
   readonly logger: Logger;
   /** Longest wait between reconnection attempts. */
   readonly retryMaxMs: number;
@@ -154,13 +162,20 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
 
   function createTransport(): Transport {
     if (config.url !== undefined) return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
-    const transport = new StdioClientTransport({
-      command: config.command ?? '',
-      args: [...config.args],
-      env: { PATH: options.path, ...config.env },
-      cwd: config.cwd,
-      stderr: 'pipe',
-    });
+    const processes = config.limits.processes ?? options.defaultLimits.processes;
+    const cgroupDir = createCallCgroup(options.sandbox.enforcement?.pidsCgroupDir, processes);
+    const built = buildServerLaunch({ server: config, sandbox: options.sandbox, path: options.path, timezone: options.timezone, defaultLimits: options.defaultLimits, cgroupDir, inheritedNames: DEFAULT_INHERITED_ENV_VARS });
+    if (!built.ok) {
+      removeCallCgroup(cgroupDir);
+      throw new Error(built.error);
+    }
+    const transport = new StdioClientTransport({ ...built.launch, args: [...built.launch.args], stderr: 'pipe' });
+    const closed = transport.onclose;
+    // The cgroup goes with the child: removed once it has exited.
+    transport.onclose = () => {
+      removeCallCgroup(cgroupDir);
+      closed?.();
+    };
     let pending = '';
     transport.stderr?.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString('utf8')).split('\n');

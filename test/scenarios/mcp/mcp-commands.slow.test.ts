@@ -21,6 +21,7 @@ beforeAll(async () => {
       '    files:',
       `      command: ${JSON.stringify(process.execPath)}`,
       `      args: [${JSON.stringify(filesystemServerScript)}, ${JSON.stringify(folder.path)}]`,
+      `      mounts: [${JSON.stringify(folder.path)}]`,
       '      tools:',
       '        read_text_file: { risk: read_only }',
       '    broken:',

@@ -39,7 +39,7 @@ describe('MCP server lifecycle', () => {
     const yaml = [
       'mcp:',
       '  servers:',
-      ...serverYaml('files', [filesystemServerScript, notes.path]),
+      ...serverYaml('files', [filesystemServerScript, notes.path], [`      mounts: [${JSON.stringify(notes.path)}]`]),
       // A child that starts and never says a word.
       ...serverYaml('silent', ['-e', 'setInterval(() => {}, 1000)'], ['      startupTimeoutSeconds: 1']),
       'tools:',
@@ -97,7 +97,7 @@ describe('MCP server lifecycle', () => {
     const configFile = join(configFolder.path, 'mcp.yaml');
     writeFileSync(
       configFile,
-      ['mcp:', '  servers:', ...serverYaml('files', [filesystemServerScript, folder.path], ['      tools:', '        read_text_file: { risk: read_only }']), 'tools:', '  alsoAllow: ["files__*"]', ''].join('\n'),
+      ['mcp:', '  servers:', ...serverYaml('files', [filesystemServerScript, folder.path], [`      mounts: [${JSON.stringify(folder.path)}]`, '      tools:', '        read_text_file: { risk: read_only }']), 'tools:', '  alsoAllow: ["files__*"]', ''].join('\n'),
     );
     const model = await createScriptedModelServer();
     const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: 'mcp-webhook-secret', WEBHOOK_PORT: '0' } });

@@ -67,6 +67,8 @@ export function mcpYaml(input: { readonly notes: string; readonly everythingUrl:
     '    files:',
     `      command: ${JSON.stringify(process.execPath)}`,
     `      args: [${JSON.stringify(filesystemServerScript)}, ${JSON.stringify(input.notes)}]`,
+    // The server runs in the sandbox: it sees the notes folder only because it is mounted.
+    `      mounts: [{ path: ${JSON.stringify(input.notes)}, writable: true }]`,
     '      risk: write',
     '      tools:',
     '        read_text_file: { risk: read_only }',

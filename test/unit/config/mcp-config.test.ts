@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectSecrets } from '../../../src/config/collect-secrets.js';
@@ -31,5 +33,22 @@ describe('the mcp section', () => {
     expect(configSchema.safeParse({ ...minimal, mcp: { servers: { 'my.files': { command: 'node' } } } }).success).toBe(false);
     expect(configSchema.safeParse({ ...minimal, mcp: { servers: { files: { command: 'node', risky: 'no' } } } }).success).toBe(false);
     expect(configSchema.safeParse({ ...minimal, mcp: { servers: { files: { command: 'node', risk: 'harmless' } } } }).success).toBe(false);
+  });
+
+  it('refuses server names that make <server>__<tool> ambiguous (a_ would let a__* and grants match a___x), with a clear error', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'echo-mcp-names-'));
+    try {
+      for (const name of ['a_', '_a', 'a__b', '__']) {
+        const file = join(folder, 'names.yaml');
+        writeFileSync(file, `mcp:\n  servers:\n    ${name}:\n      command: node\n`);
+        const loaded = loadConfig({ root: repositoryRoot, configFile: file, environment: { OPENAI_API_KEY: 'k' } });
+        expect(loaded.ok, name).toBe(false);
+        const errors = loaded.ok ? [] : loaded.errors;
+        expect(errors).toEqual([expect.stringContaining(`mcp.servers.${name}: a server name may not start or end with _ nor contain __`)]);
+      }
+      for (const name of ['a', 'a_b', 'my-files', 'a-_b']) expect(configSchema.safeParse({ ...minimal, mcp: { servers: { [name]: { command: 'node' } } } }).success, name).toBe(true);
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 });

@@ -7,7 +7,7 @@ const root = '/srv/echo-agent';
 
 describe('describeConfig', () => {
   it('lists the files read, inside the project by their short path', () => {
-    const loaded = { ok: true as const, config: configWith(), root, files: [`${root}/config/default.yaml`, '/etc/echo/override.yaml'] };
+    const loaded = { ok: true as const, config: configWith(), root, files: [`${root}/config/default.yaml`, '/etc/echo/override.yaml'], loadedFiles: [`${root}/config/default.yaml`, '/etc/echo/override.yaml', `${root}/.env`] };
     expect(describeConfig(loaded, { root, dotenvFound: true })).toEqual([{ status: 'ok', subject: 'config', text: 'valid (read config/default.yaml, /etc/echo/override.yaml, .env)' }]);
   });
 
