@@ -137,7 +137,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     audit: audit.record,
     logger,
     notify: { outbox, messagesFor: (channel) => messagesFor(channel), turnFinished: (report) => telemetry.emitTurnFinished(report) },
-    isDelivered: (eventId) => delivered.has(eventId),
+    delivered,
     requeued: () => void events.intake.redrive().catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it')),
   });
   let events: Awaited<ReturnType<typeof openEventBus>>;

@@ -4,6 +4,7 @@ import { collectSecrets } from '../config/collect-secrets.js';
 import { loadConfig } from '../config/load-config.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { createTurnParking } from '../journal/create-turn-parking.js';
+import { createDeliveredReplies } from '../journal/delivered-replies.js';
 import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
 import { createParkedTurns, type ParkedTurn } from '../journal/parked-turns.js';
 import { createAuditLog } from '../registry/audit-log.js';
@@ -51,6 +52,7 @@ export async function runParked(parsed: ParsedArguments, output: Output = proces
     const parking = createTurnParking({
       parked: createParkedTurns(store.namespace<ParkedTurn>('parked-turns')),
       journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')),
+      delivered: createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000),
       audit: (entry) => audit.record(entry),
     });
     const by = `cli:${operatorName()}`;

@@ -4,6 +4,7 @@ import type { Messages } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { ParkTurn } from './create-durable-intake.js';
+import type { DeliveredReplies } from './delivered-replies.js';
 import type { InboundJournal } from './inbound-journal.js';
 import type { ParkedTurn, ParkedTurns } from './parked-turns.js';
 
@@ -34,8 +35,11 @@ export type TurnParkingOptions = {
   readonly logger?: Logger;
   /** Where the one-sentence notice goes, in the chat's language. */
   readonly notify?: { readonly outbox: Outbox; readonly messagesFor: (channel: string) => Messages; readonly turnFinished: (report: TurnFinished) => void };
-  /** Whether the event's final reply was delivered already (its re-run was going to be skipped): then it is not parked. */
-  readonly isDelivered?: (eventId: string) => Promise<boolean>;
+  /**
+   * Events whose final reply went out: one answered already is not parked (its re-run was going to be skipped), and a
+   * retry forgets the record the set-aside notice left, or the retried run would be skipped as answered.
+   */
+  readonly delivered?: Pick<DeliveredReplies, 'has' | 'forget'>;
   /** Called after a retry put an event back (the app re-drives at once instead of at the next sweep). */
   readonly requeued?: () => void;
 };
@@ -61,7 +65,7 @@ export function createTurnParking(options: TurnParkingOptions): TurnParking {
 
   return {
     async park({ event, attempts, reason }) {
-      if (await options.isDelivered?.(event.id)) {
+      if (await options.delivered?.has(event.id)) {
         logger?.info({ eventId: event.id }, 'interrupted event was answered already; not parked');
         return;
       }
@@ -77,6 +81,7 @@ export function createTurnParking(options: TurnParkingOptions): TurnParking {
       const turn = await parked.get(id);
       if (!turn) return undefined;
       // Into the journal first: a crash in between leaves it both parked and queued, never lost.
+      await options.delivered?.forget(turn.event.id);
       await journal.record(turn.event, 0);
       await parked.remove(id);
       options.audit({ kind: 'turn-retried', traceId: turn.event.traceId, sessionKey: turn.event.sessionKey, channel: turn.event.channel, decidedBy: by, outcome: `retried:${id}` });
