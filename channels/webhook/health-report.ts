@@ -1,5 +1,6 @@
 import type { BusStats } from '../../src/bus/message-bus.js';
 import type { ChannelStatus } from '../../src/events/channel.js';
+import type { ParkedSummary } from '../../src/journal/create-turn-parking.js';
 import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import type { StoreHealth } from '../../src/store/key-value-namespace.js';
 
@@ -13,6 +14,8 @@ export type HealthReport = {
   readonly mcp?: Readonly<Record<string, ToolServerStatus>>;
   readonly store: StoreHealth;
   readonly bus: BusStats;
+  /** Turns set aside after repeated interruptions (`npm run parked`): how many, and the newest; absent when the store could not say. */
+  readonly parked?: ParkedSummary;
   /** Which instance answered, whether it runs alone or beside others on PostgreSQL, and the roles it leads (the Telegram poller, a WeChat login). */
   readonly instance: InstanceHealth;
 };
@@ -32,6 +35,7 @@ export function buildHealthReport(input: {
   readonly mcp?: Readonly<Record<string, ToolServerStatus>>;
   readonly bus: BusStats;
   readonly store: StoreHealth;
+  readonly parked?: ParkedSummary;
   readonly instance: InstanceHealth;
   readonly startedAt: Date;
   readonly now: Date;
@@ -43,6 +47,7 @@ export function buildHealthReport(input: {
     ...(input.mcp && Object.keys(input.mcp).length > 0 ? { mcp: input.mcp } : {}),
     store: input.store,
     bus: input.bus,
+    ...(input.parked ? { parked: input.parked } : {}),
     instance: input.instance,
   };
 }

@@ -28,6 +28,7 @@ export const webhookAdapter: ChannelAdapter = {
       instance: () => ({ id: context.instance.id, mode: context.instance.mode, leads: context.instance.leadership.held() }),
       shared: context.instance.mode === 'cluster' ? { instanceId: context.instance.id } : undefined,
       statusOfToolServers: context.statusOfToolServers,
+      statusOfParkedTurns: context.statusOfParkedTurns,
       routes: context.httpRoutes,
     });
     return { on: true, channel, detail: describeGateway({ host: settings.host, port: settings.port, messagesEnabled: channel.messagesEnabled, routes: [] }) };

@@ -15,6 +15,7 @@ import { createGatewayApp, messagePath } from './create-gateway-app.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import { createSharedRuns } from './shared-runs.js';
+import type { ParkedSummary } from '../../src/journal/create-turn-parking.js';
 import { buildHealthReport, type InstanceHealth } from './health-report.js';
 import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
 import { createMessageRoute } from './message-route.js';
@@ -66,6 +67,8 @@ export type WebhookChannelOptions = {
   readonly shared?: { readonly instanceId: string };
   /** MCP servers' states, when any is configured. */
   readonly statusOfToolServers?: () => Readonly<Record<string, ToolServerStatus>>;
+  /** Turns set aside after repeated interruptions (a store read; left out of the report when it fails). */
+  readonly statusOfParkedTurns?: () => Promise<ParkedSummary>;
   /** Routes other channels serve over the gateway, read when it starts (every channel is wired by then). */
   readonly routes: () => readonly HttpRoute[];
   readonly callbackPolicy?: CallbackPolicy;
@@ -129,7 +132,11 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       metrics,
       readBody,
       routes,
-      health: async () => buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus: options.bus.stats(), store: await options.store.check(), instance: { ...options.instance(), queueDepth: options.bus.stats().queued }, startedAt, now: now() }),
+      health: async () => {
+        const store = await options.store.check();
+        const parked = store.state === 'ok' ? await options.statusOfParkedTurns?.().catch(() => undefined) : undefined;
+        return buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus: options.bus.stats(), store, parked, instance: { ...options.instance(), queueDepth: options.bus.stats().queued }, startedAt, now: now() });
+      },
       messageRoute:
         secret === undefined
           ? undefined

@@ -10,7 +10,7 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
 const listedPerGroup = 10;
 
 /** True when the sender is one of the configured approvers of this chat's channel (not merely the requester). */
-function isApprover(deps: RuntimeDependencies, event: MessageReceived): boolean {
+export function isApprover(deps: RuntimeDependencies, event: MessageReceived): boolean {
   const target = { channel: event.channel, chatId: event.chatId };
   const route = deps.approvalRouteFor({ channel: event.channel, requesterId: event.sender.id, origin: target, unattended: false });
   return route.approverChannel === event.channel && route.approvers.includes(event.sender.id);

@@ -6,6 +6,7 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { listReviewerDecisions } from './list-reviewer-decisions.js';
 import { switchSmartApprovals } from './switch-smart-approvals.js';
 import { budgetCommand, usageText } from './budget-commands.js';
+import { parkedCommand } from './parked-commands.js';
 
 const commandPattern = /^\/([a-z_]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 const scopes: Record<string, ApprovalChoice> = { once: 'once', session: 'session', always: 'always' };
@@ -73,6 +74,10 @@ export async function handleCommand(deps: RuntimeDependencies, event: MessageRec
     case 'budget':
       if (deps.budgets) await reply(await budgetCommand(deps, deps.budgets, event, command.args));
       else await reply(messages.unknownCommand('/budget'));
+      return true;
+    case 'parked':
+      if (deps.parkedTurns) await reply(await parkedCommand(deps, deps.parkedTurns, event, command.args));
+      else await reply(messages.unknownCommand('/parked'));
       return true;
     case 'cancel': {
       const questionId = await deps.openQuestions.get(event.sessionKey);

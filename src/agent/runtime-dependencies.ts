@@ -16,6 +16,7 @@ import type { SmartPreferences } from '../reviewer/smart-preferences.js';
 import type { RecentReviews } from '../reviewer/recent-reviews.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
+import type { TurnParking } from '../journal/create-turn-parking.js';
 
 /** Where approval cards for a channel go, and who may decide them. */
 export type ApprovalRoute = {
@@ -68,6 +69,8 @@ export type RuntimeDependencies = {
   /** Usage accounting and budgets; absent in runtimes built without them (every check then allows). */
   readonly budgets?: BudgetControl;
   readonly smartApprovals?: { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
+  /** Turns set aside after repeated interruptions, for `/parked` (approvers only); absent in runtimes built without them. */
+  readonly parkedTurns?: TurnParking;
   /** Turns a message's photos, voice notes and files into model input; without it the model is told only that they exist. */
   readonly readAttachments?: AttachmentReader;
 };

@@ -7,6 +7,7 @@ import type { Channel, ChannelStatus } from '../events/channel.js';
 import type { HttpRoute } from '../events/http-route.js';
 import type { Outbox } from '../events/outbox.js';
 import type { Messages } from '../i18n/messages.js';
+import type { ParkedSummary } from '../journal/create-turn-parking.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ToolServerStatus } from '../registry/dynamic-tool-source.js';
 import type { Store } from '../store/key-value-namespace.js';
@@ -26,6 +27,8 @@ export type ChannelContext = {
   readonly messagesFor: (channel: string) => Messages;
   /** Each server that brings tools at run time (MCP), read when asked (health endpoints). */
   readonly statusOfToolServers: () => Readonly<Record<string, ToolServerStatus>>;
+  /** How many turns are parked and the newest, read when asked (health endpoints). */
+  readonly statusOfParkedTurns: () => Promise<ParkedSummary>;
   /** Every channel's status, read when asked (health endpoints). */
   readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
   /** Routes the wired channels serve over the HTTP gateway (Telegram's webhook mode): read at start, after every channel is wired. */

@@ -18,6 +18,9 @@ import { createId } from '../events/create-id.js';
 import type { HttpRoute } from '../events/http-route.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { createDeliveredReplies } from '../journal/delivered-replies.js';
+import { createTurnParking } from '../journal/create-turn-parking.js';
+import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
+import { createParkedTurns, type ParkedTurn } from '../journal/parked-turns.js';
 import { isClaimHeld } from '../cluster/turn-claim.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import { collectSecrets } from '../config/collect-secrets.js';
@@ -128,9 +131,20 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const model = budgets.meter(modelResult.model);
   const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000);
   const outbox = createOutbox({ logger, isClaimHeld, onFinalDelivered: (eventId) => delivered.record(eventId) });
+  const journal = createInboundJournal(store.namespace<JournalEntry>('inbound-journal'));
+  // Turns interrupted too often are set aside, their chat told once (in the channel's language, known once channels are wired).
+  const parking = createTurnParking({
+    parked: createParkedTurns(store.namespace<ParkedTurn>('parked-turns'), now),
+    journal,
+    audit: audit.record,
+    logger,
+    notify: { outbox, messagesFor: (channel) => messagesFor(channel), turnFinished: (report) => telemetry.emitTurnFinished(report) },
+    delivered,
+    requeued: () => void events.intake.redrive().catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it')),
+  });
   let events: Awaited<ReturnType<typeof openEventBus>>;
   try {
-    events = await openEventBus({ config, store, logger });
+    events = await openEventBus({ config, logger, journal, park: parking.park });
   } catch (error) {
     await store.close();
     throw error;
@@ -156,6 +170,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     messagesFor,
     httpRoutes: () => routes,
     statusOfToolServers: () => mcp?.servers() ?? {},
+    statusOfParkedTurns: () => parking.summary(),
     statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
     terminal: options.mode === 'chat' ? { ...(options.terminal ?? { input: process.stdin, output: process.stdout }), userName: userName() } : undefined,
   };
@@ -287,6 +302,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       streamingChannels: new Set([...traits].filter(([, declared]) => declared.streams).map(([name]) => name)),
       smartApprovals: smart.smartApprovals,
       budgets: budgets.control,
+      parkedTurns: parking,
     },
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );

@@ -10,6 +10,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   tools     print the resolved tool set (npm run tools -- --profile NAME --channel NAME)
   audit     print recent audit entries (npm run audit)
   usage     print model calls, tokens and cost today and this month, per chat, user, job, model and origin (npm run usage; --day, --month)
+  parked    list turns set aside after repeated interruptions; show, retry or drop one (npm run parked -- retry <id>)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)
@@ -28,6 +29,8 @@ async function main(): Promise<number> {
       return (await import('./run-audit.js')).runAudit(parsed);
     case 'usage':
       return (await import('./run-usage.js')).runUsage(parsed);
+    case 'parked':
+      return (await import('./run-parked.js')).runParked(parsed);
     case 'cron':
       return (await import('./run-cron.js')).runCron(parsed);
     case 'doctor':

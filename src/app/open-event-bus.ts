@@ -4,10 +4,9 @@ import { createQueueIntake } from '../cluster/create-queue-intake.js';
 import { type HandOff, noHandOff } from '../cluster/hand-off.js';
 import { createSoleLeadership, type LeadershipPort } from '../cluster/leadership.js';
 import type { Config } from '../config/config-schema.js';
-import { createDurableIntake, type DurableIntake } from '../journal/create-durable-intake.js';
-import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
+import { createDurableIntake, type DurableIntake, type ParkTurn } from '../journal/create-durable-intake.js';
+import type { InboundJournal } from '../journal/inbound-journal.js';
 import type { Logger } from '../logging/create-logger.js';
-import type { Store } from '../store/key-value-namespace.js';
 
 /** How events travel: in this process (SQLite, Redis), or through the shared queue of cluster mode (PostgreSQL). */
 export type EventBus = {
@@ -27,8 +26,9 @@ export function isClusterStore(url: string | undefined): boolean {
 }
 
 /** Opens the bus the store calls for. */
-export async function openEventBus(input: { readonly config: Config; readonly store: Store; readonly logger: Logger }): Promise<EventBus> {
-  const { config, store, logger } = input;
+export async function openEventBus(input: { readonly config: Config; readonly logger: Logger; readonly journal: InboundJournal; readonly park: ParkTurn }): Promise<EventBus> {
+  const { config, logger, journal, park } = input;
+  const parkAfter = config.bus.parkAfterInterruptions;
   const url = config.storage.url;
   if (url !== undefined && isClusterStore(url)) {
     // Loaded only when configured: one-process users never load pg-boss.
@@ -39,11 +39,14 @@ export async function openEventBus(input: { readonly config: Config; readonly st
       heartbeatSeconds: config.cluster.heartbeatSeconds,
       leaderCheckSeconds: config.cluster.leaderCheckSeconds,
       turnTimeoutMs: config.agent.turnTimeoutMs,
+      quarantine: { after: parkAfter, park },
       logger,
     });
-    return { mode: 'cluster', bus: cluster.bus, intake: createQueueIntake(cluster.bus), leadership: cluster.leadership, handOff: cluster.handOff, description: cluster.description, close: () => cluster.close() };
+    // The journal namespace holds only the events an operator put back (`npm run parked retry`) in cluster mode.
+    const intake = createQueueIntake(cluster.bus, { journal, logger });
+    return { mode: 'cluster', bus: cluster.bus, intake, leadership: cluster.leadership, handOff: cluster.handOff, description: cluster.description, close: () => cluster.close() };
   }
   const bus = createInProcessBus({ ...config.bus, logger });
-  const intake = createDurableIntake({ bus, journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')), logger });
+  const intake = createDurableIntake({ bus, journal, logger, parkAfter, park });
   return { mode: 'single', bus, intake, leadership: createSoleLeadership(), handOff: noHandOff, close: async () => undefined };
 }

@@ -49,6 +49,7 @@ export function wireMedia(options: {
     visionNoticeTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
     audit: options.audit,
     platformLimitBytes,
+    logger,
   });
   let timer: NodeJS.Timeout | undefined;
   const purge = () =>

@@ -3,6 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { BusStats, EventHandler, MessageBus } from '../bus/message-bus.js';
 import type { EmitResult } from '../events/channel.js';
 import type { InboundEvent } from '../events/inbound-event.js';
+import { describeInterruptions, type ParkTurn } from '../journal/create-durable-intake.js';
 import type { Logger } from '../logging/create-logger.js';
 import { turnClaim } from './turn-claim.js';
 
@@ -19,6 +20,11 @@ export type QueueBusOptions = {
   readonly logger: Logger;
   /** Longest wait between two looks at the queue when no notification came; default 2000. */
   readonly pollEveryMs?: number;
+  /**
+   * A job whose earlier starts were all interrupted (its instance died or its turn failed) `after` times is parked
+   * instead of run again; pg-boss counts them (`retryCount`) before it hands the job out again.
+   */
+  readonly quarantine?: { readonly after: number; readonly park: ParkTurn };
 };
 
 /** The bus of cluster mode, plus what only a shared queue has. */
@@ -95,6 +101,13 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     // A job that runs again (its first worker died, or failed) is a re-run: the durable turn model knows what that means.
     const event: InboundEvent = job.retryCount > 0 ? { ...job.data.event, redelivered: true } : job.data.event;
     try {
+      const { quarantine } = options;
+      if (quarantine && job.retryCount >= quarantine.after) {
+        logger.error({ jobId: job.id, eventId: event.id, sessionKey: event.sessionKey, attempts: job.retryCount }, 'inbound event parked: its turn was interrupted too often to run again');
+        await quarantine.park({ event, attempts: job.retryCount, reason: describeInterruptions(job.retryCount) });
+        await boss.complete(queue, attempt);
+        return;
+      }
       await turnClaim.run({ holds: () => holds(attempt) }, () => handle(event));
       const done = (await boss.complete(queue, attempt)) as Settled;
       if ((done.affected ?? 1) === 0) logger.warn({ jobId: job.id, eventId: event.id }, 'job finished after another instance took it over; its result was not recorded here');

@@ -4,7 +4,7 @@ import { describeError, EchoError } from '../errors/echo-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import { createAdvisoryLeadership } from './create-advisory-leadership.js';
 import { createQueueHandOff } from './create-queue-hand-off.js';
-import { createQueueBus, type QueueBus } from './create-queue-bus.js';
+import { createQueueBus, type QueueBus, type QueueBusOptions } from './create-queue-bus.js';
 import type { HandOff } from './hand-off.js';
 import type { LeadershipPort } from './leadership.js';
 
@@ -17,6 +17,8 @@ export type ClusterOptions = {
   /** Longest a turn may run: its job may stay active that long (plus a margin) before pg-boss expires it. */
   readonly turnTimeoutMs: number;
   readonly logger: Logger;
+  /** Parks a job instead of running it once this many of its starts were interrupted (`bus.parkAfterInterruptions`). */
+  readonly quarantine?: QueueBusOptions['quarantine'];
   /** Retries of a turn that failed (threw), before it is given up; default 3, the first after 1 s, doubling up to 30 s. */
   readonly retry?: { readonly limit: number; readonly delaySeconds: number };
 };
@@ -60,7 +62,8 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
       heartbeatSeconds: options.heartbeatSeconds,
       // The turn timeout bounds every job; the margin lets the turn report its own timeout first.
       expireInSeconds: Math.ceil(options.turnTimeoutMs / 1000) + 60,
-      retryLimit: options.retry?.limit ?? 3,
+      // A job is parked before pg-boss would give it up: the parking is what tells the person.
+      retryLimit: Math.max(options.retry?.limit ?? 3, options.quarantine?.after ?? 0),
       retryDelay: options.retry?.delaySeconds ?? 1,
       retryBackoff: true,
       retryDelayMax: 30,
@@ -70,7 +73,7 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
     await boss.stop({ graceful: false, close: true }).catch(() => undefined);
     throw new EchoError('cluster-unavailable', `The job queue on PostgreSQL could not start: ${describeError(error)}`, { cause: error });
   }
-  const bus = createQueueBus({ boss, url: options.url, queue: eventQueue, schema: clusterSchema, maxConcurrentTurns: options.maxConcurrentTurns, heartbeatSeconds: options.heartbeatSeconds, logger });
+  const bus = createQueueBus({ boss, url: options.url, queue: eventQueue, schema: clusterSchema, maxConcurrentTurns: options.maxConcurrentTurns, heartbeatSeconds: options.heartbeatSeconds, logger, quarantine: options.quarantine });
   const leadership = createAdvisoryLeadership({ url: options.url, checkEveryMs: options.leaderCheckSeconds * 1000, logger });
   return {
     bus,

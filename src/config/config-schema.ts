@@ -270,6 +270,14 @@ export const configSchema = z.strictObject({
       maxConcurrentTurns: z.coerce.number().int().min(1).default(32),
       maxQueued: z.coerce.number().int().min(1).default(2000),
       maxQueuedPerSession: z.coerce.number().int().min(1).default(20),
+      parkAfterInterruptions: z.coerce
+        .number()
+        .int()
+        .min(1)
+        .default(2)
+        .describe(
+          'A message whose turn was interrupted this many times (the process died, or the turn failed, while it ran) is parked instead of run again: the person is told once, `npm run parked` and `/parked` list, retry or drop it.',
+        ),
     })
     .prefault({}),
   tools: toolSelectionSchema

@@ -1,5 +1,6 @@
 import type { Risk } from '../events/risk.js';
 import { type BudgetMessages, chineseBudgetMessages, englishBudgetMessages } from './budget-messages.js';
+import { chineseParkedMessages, englishParkedMessages, type ParkedMessages } from './parked-messages.js';
 
 /** A language of user-facing text. */
 export type Locale = 'en' | 'zh-CN';
@@ -96,6 +97,8 @@ export type Messages = {
   readonly wechatMentionToReply: string;
   /** Usage and budgets: the soft-limit card, the hard limit, /usage and /budget. */
   readonly budget: BudgetMessages;
+  /** Turns set aside after repeated interruptions: the one-sentence notice and `/parked`. */
+  readonly parked: ParkedMessages;
 };
 
 /** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
@@ -124,6 +127,7 @@ const en: Messages = {
       '/cancel: cancel the question or approval waiting in this chat',
       '/usage: tokens and cost of this chat today and this month (approvers: everyone)',
       '/budget: the budgets of this chat; approvers raise one with /budget raise',
+      '/parked: approvers list, retry or drop messages set aside after repeated failures',
       '/help: this list',
     ].join('\n'),
   greeting: (botName) => `Hi, I am ${botName}. Ask me anything, or ask me to remind you of something. Risky actions wait for your approval. /help lists the commands.`,
@@ -199,6 +203,7 @@ const en: Messages = {
   wechatOutcomeLine: (id, outcome) => `Approval ${id}: ${outcome}`,
   wechatMentionToReply: 'In this group, @mention me with your reply.',
   budget: englishBudgetMessages,
+  parked: englishParkedMessages,
 };
 
 const zhCN: Messages = {
@@ -221,6 +226,7 @@ const zhCN: Messages = {
       '/cancel：取消本会话中等待的问题或审批',
       '/usage：本聊天今天和本月的令牌与费用（审批人可看所有人）',
       '/budget：本聊天的预算；审批人可用 /budget raise 提高',
+      '/parked：审批人查看、重试或删除多次失败后被搁置的消息',
       '/help：显示本列表',
     ].join('\n'),
   greeting: (botName) => `你好，我是 ${botName}。有风险的操作会先请你批准。/help 查看命令。`,
@@ -296,6 +302,7 @@ const zhCN: Messages = {
   wechatOutcomeLine: (id, outcome) => `审批 ${id}：${outcome}`,
   wechatMentionToReply: '在群聊中请 @我 并回复。',
   budget: chineseBudgetMessages,
+  parked: chineseParkedMessages,
 };
 
 const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };

@@ -8,6 +8,8 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 export interface DeliveredReplies {
   record(eventId: string): Promise<void>;
   has(eventId: string): Promise<boolean>;
+  /** Forgets an event's record: a parked turn's notice was its final reply, and an operator's retry must run it. */
+  forget(eventId: string): Promise<void>;
 }
 
 /** Creates the record over one store namespace; `keepMs` is as long as re-runs and re-deliveries are expected (`storage.dedupeHours`). */
@@ -15,5 +17,6 @@ export function createDeliveredReplies(namespace: KeyValueNamespace<number>, kee
   return {
     record: (eventId) => namespace.set(eventId, now(), keepMs),
     has: async (eventId) => (await namespace.get(eventId)) !== undefined,
+    forget: async (eventId) => void (await namespace.delete(eventId)),
   };
 }

@@ -1,6 +1,7 @@
 import type { MediaReference, MessageReceived } from '../events/inbound-event.js';
 import type { MediaDestination, MediaDownloadResult } from '../events/media-download-result.js';
 import type { Messages } from '../i18n/messages.js';
+import type { Logger } from '../logging/create-logger.js';
 import type { ImageInput } from '../model/chat-message.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
@@ -50,6 +51,8 @@ export type AttachmentReaderOptions = {
   readonly audit: (entry: AuditEntry) => void;
   /** The platform's own download limit in bytes, for the answer when the platform refuses a file. */
   readonly platformLimitBytes?: number;
+  /** For one info line as a PDF's extraction starts (operators and fault tests see where a turn is). */
+  readonly logger?: Logger;
 };
 
 const audioKinds: ReadonlySet<MediaReference['kind']> = new Set(['voice', 'audio', 'video-note']);
@@ -147,6 +150,7 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
         continue;
       }
       if (type.kind === 'pdf') {
+        options.logger?.info({ eventId: event.id, file: reserved.id, bytes: result.bytes }, 'pdf extraction started');
         const pdf = await extractPdfText(reserved.path);
         if (!pdf.ok) notes.push(`[${described}: a PDF whose text could not be read (${pdf.error}).]`);
         else if (pdf.text === '') notes.push(`[${described}: a PDF of ${pdf.pages} page(s) with no text layer (perhaps scanned); its content is unknown.]`);

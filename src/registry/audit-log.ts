@@ -2,9 +2,12 @@ import { appendFile, mkdir, readFile, rename, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
 
-/** One line of the audit log: a tool execution, an approval requested or decided, a file a person sent being downloaded, or a budget raised. */
+/**
+ * One line of the audit log: a tool execution, an approval requested or decided, a file a person sent being
+ * downloaded, a budget raised, or a turn parked after repeated interruptions (and retried or dropped by an operator).
+ */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;
