@@ -36,17 +36,21 @@ describe('a PDF bomb sent to the running agent', () => {
     current.model.setFallback((_body, context) => ({ text: `answer: ${context.lastUserText.slice(0, 300)}` }));
     const agent = await current.start();
     let exited = false;
-    void agent.exited.then(() => {
+    // Fails at once, saying how, when the agent dies (on the old code: exit 133, `Fatal JavaScript invalid size error`).
+    const died = agent.exited.then((exit) => {
       exited = true;
+      throw new Error(`the agent died (${JSON.stringify(exit)}): ${agent.stderr().slice(-600)}`);
     });
+    died.catch(() => undefined);
+    const unlessDead = <T>(waiting: Promise<T>) => Promise.race([waiting, died]);
 
     await sendDocument(current, 'bomb-1gb', createInflationBombPdf(1024));
-    await current.waitForBotMessage((message) => message.text === 'The PDF "bomb-1gb.pdf" could not be read: it expands past the 512 MB memory limit.', 'the line about the bomb');
-    const answer = await current.waitForBotMessage((message) => message.text.startsWith('answer: ') && message.text.includes('bomb-1gb.pdf'), 'the answer about the bomb');
+    await unlessDead(current.waitForBotMessage((message) => message.text === 'The PDF "bomb-1gb.pdf" could not be read: it expands past the 512 MB memory limit.', 'the line about the bomb'));
+    const answer = await unlessDead(current.waitForBotMessage((message) => message.text.startsWith('answer: ') && message.text.includes('bomb-1gb.pdf'), 'the answer about the bomb'));
     expect(answer.text).toContain('the PDF could not be read: expands past the 512 MB memory limit; the person was told.]');
 
     await current.send('are you still there?');
-    await current.waitForBotMessage((message) => message.text === 'answer: are you still there?', 'the answer to the next message');
+    await unlessDead(current.waitForBotMessage((message) => message.text === 'answer: are you still there?', 'the answer to the next message'));
     expect(exited, agent.stderr()).toBe(false);
     expect(await findProcesses(readerProcess)).toEqual([]);
   }, 120_000);
