@@ -33,7 +33,7 @@ const mebibyte = 1024 * 1024;
 const pdfSchema = z.strictObject({
   maxPages: z.coerce.number().int().positive().default(500).describe('A PDF with more pages is not read; the person and the model are told.'),
   timeoutSeconds: z.coerce.number().positive().default(30).describe('Longest the out-of-process PDF reader may take for one file before it is killed.'),
-  maxMemoryMb: z.coerce.number().int().min(64).default(512).describe('Memory ceiling of the PDF reader process (its heap and resident memory); a PDF that expands past it is not read.'),
+  maxMemoryMb: z.coerce.number().int().min(128).default(512).describe('Memory ceiling of the PDF reader process (its heap and resident memory; the process needs about 90 MB to start); a PDF that expands past it is not read.'),
 });
 
 const mediaSchema = z.strictObject({

@@ -23,8 +23,6 @@ export type PdfTextReader = {
   stop(): void;
 };
 
-type ChildAnswer = PdfText | { readonly ok: false; readonly reason: 'too-many-pages' | 'too-large' | 'unreadable'; readonly error: string };
-
 const childEntry = fileURLToPath(new URL('./read-pdf-text-child.mjs', import.meta.url));
 const limitMarker = 'echo-pdf-limit:';
 const stderrKeptChars = 8192;
@@ -56,7 +54,7 @@ export function createPdfTextReader(limits: PdfLimits): PdfTextReader {
           serialization: 'advanced',
         });
         let stderr = '';
-        let answer: ChildAnswer | undefined;
+        let answer: PdfText | undefined;
         let killedFor: PdfFailure | undefined;
         const kill = (reason: PdfFailure) => {
           killedFor ??= reason;
@@ -70,7 +68,7 @@ export function createPdfTextReader(limits: PdfLimits): PdfTextReader {
           stderr = (stderr + chunk).slice(-stderrKeptChars);
         });
         child.on('message', (message) => {
-          answer = message as ChildAnswer;
+          answer = message as PdfText;
         });
         const settle = (result: PdfText) => {
           clearTimeout(timer);
@@ -84,17 +82,11 @@ export function createPdfTextReader(limits: PdfLimits): PdfTextReader {
           settle({ ok: false, reason: 'crashed', error: `the PDF reader could not run (${error.message.slice(0, 100)})` });
         });
         child.on('close', (code, exitSignal) => settle(answer && killedFor === undefined ? answer : failureOf({ killedFor, stderr, code, exitSignal, limits })));
-        child.send(
-          {
-          path,
-          maxPages: limits.maxPages,
-          maxChars: Math.max(0, maxChars),
-          watch: { marker: limitMarker, parent: process.pid, maxRssBytes: limits.maxMemoryMb * 1024 * 1024, deadline: Date.now() + timeoutMs + 5000, everyMs: watchEveryMs },
-          },
-          (error) => {
-            if (error) kill('crashed');
-          },
-        );
+        // The watchdog's own deadline is a backstop for when this process cannot kill the child (it is gone).
+        const watch = { marker: limitMarker, parent: process.pid, maxRssBytes: limits.maxMemoryMb * 1024 * 1024, deadline: Date.now() + timeoutMs + 5000, everyMs: watchEveryMs };
+        child.send({ path, maxPages: limits.maxPages, maxChars: Math.max(0, maxChars), watch }, (error) => {
+          if (error) kill('crashed');
+        });
       });
     },
     stop() {
