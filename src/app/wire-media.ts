@@ -5,6 +5,7 @@ import type { Logger } from '../logging/create-logger.js';
 import { createAttachmentReader, type AttachmentReader } from '../media/create-attachment-reader.js';
 import { createAttachmentStore } from '../media/attachment-store.js';
 import { createImageInputModel, createVisionState } from '../media/create-image-input-model.js';
+import { createPdfTextReader } from '../media/extract-pdf-text.js';
 import { createTranscriber } from '../media/transcribe-audio.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { AuditEntry } from '../registry/audit-log.js';
@@ -17,6 +18,7 @@ export type MediaWiring = {
   readonly model: ModelPort;
   /** Purges expired files now and then every `storage.purgeEveryMinutes`. */
   start(): void;
+  /** Stops the purges and kills PDF readers still running. */
   stop(): void;
 };
 
@@ -36,6 +38,7 @@ export function wireMedia(options: {
   const attachments = createAttachmentStore({ directory: join(config.storage.dataDir, 'attachments'), keepMs: config.media.keepHours * 60 * 60_000 });
   const vision = createVisionState(config.model.primary.vision);
   const transcription = config.model.transcription;
+  const pdf = createPdfTextReader(config.media.pdf);
   const readAttachments = createAttachmentReader({
     store: attachments,
     downloaderFor: (channel) => {
@@ -43,6 +46,7 @@ export function wireMedia(options: {
       return found?.downloadMedia?.bind(found);
     },
     transcribe: transcription.baseUrl ? createTranscriber({ baseUrl: transcription.baseUrl, apiKey: transcription.apiKey, model: transcription.model, timeoutMs: transcription.timeoutMs }) : undefined,
+    pdf,
     limits: config.media,
     canSeeImages: vision.canSeeImages,
     visionNotices: options.store.namespace<boolean>('vision-notices'),
@@ -67,6 +71,7 @@ export function wireMedia(options: {
     },
     stop() {
       clearInterval(timer);
+      pdf.stop();
     },
   };
 }

@@ -30,6 +30,12 @@ const transcriptionSchema = z.strictObject({
 
 const mebibyte = 1024 * 1024;
 
+const pdfSchema = z.strictObject({
+  maxPages: z.coerce.number().int().positive().default(500).describe('A PDF with more pages is not read; the person and the model are told.'),
+  timeoutSeconds: z.coerce.number().positive().default(30).describe('Longest the out-of-process PDF reader may take for one file before it is killed.'),
+  maxMemoryMb: z.coerce.number().int().min(128).default(512).describe('Memory ceiling of the PDF reader process (its heap and resident memory; the process needs about 90 MB to start); a PDF that expands past it is not read.'),
+});
+
 const mediaSchema = z.strictObject({
   keepHours: z.coerce.number().positive().default(72).describe('How long downloaded files stay in <dataDir>/attachments before they are purged.'),
   maxFileBytes: z.coerce.number().int().positive().default(20 * mebibyte).describe('Largest file downloaded (Telegram bots cannot download over 20 MB).'),
@@ -37,6 +43,7 @@ const mediaSchema = z.strictObject({
   maxImageBytes: z.coerce.number().int().positive().default(5 * mebibyte).describe('Largest image shown to the model; a bigger one is described instead.'),
   maxTextChars: z.coerce.number().int().positive().default(20_000).describe('Characters of text files and PDF text inlined per message, with a note when cut.'),
   maxSendBytes: z.coerce.number().int().positive().default(50 * mebibyte).describe('Largest file the send_file tool sends.'),
+  pdf: pdfSchema.prefault({}).describe('Limits of PDF text extraction, which runs in a child process of its own.'),
 });
 
 const telegramSchema = z.strictObject({

@@ -74,6 +74,8 @@ export type Messages = {
   /** A file over a download limit: said in the chat, not only in a log. `platform`: the platform itself refuses bots files this big. */
   readonly attachmentTooLarge: (name: string, limit: string, platform: boolean) => string;
   readonly attachmentNotDownloaded: (name: string) => string;
+  /** A PDF refused by a limit of `media.pdf` or whose reader process died; `limit` is the figure of that limit (empty for a crash). */
+  readonly pdfNotRead: (name: string, reason: 'too-large' | 'timeout' | 'too-many-pages' | 'crashed', limit: string) => string;
   /** A voice note with no transcription configured; the person should type instead. */
   readonly voiceNotTranscribed: string;
   readonly transcriptionFailed: string;
@@ -180,6 +182,12 @@ const en: Messages = {
   attachmentTooLarge: (name, limit, platform) =>
     platform ? `I can't open "${name}": bots cannot download files over ${limit}. Please send a smaller file or a link.` : `I can't open "${name}": it is over the ${limit} limit.`,
   attachmentNotDownloaded: (name) => `I couldn't download "${name}". Please send it again.`,
+  pdfNotRead: (name, reason, limit) => {
+    if (reason === 'too-large') return `The PDF "${name}" could not be read: it expands past the ${limit} memory limit.`;
+    if (reason === 'timeout') return `The PDF "${name}" could not be read: reading it took longer than ${limit}.`;
+    if (reason === 'too-many-pages') return `The PDF "${name}" could not be read: it has more than ${limit} pages.`;
+    return `The PDF "${name}" could not be read: the PDF reader stopped on it.`;
+  },
   voiceNotTranscribed: "I can't listen to voice messages here: no transcription service is set up. Please type your message.",
   transcriptionFailed: "I couldn't transcribe your voice message. Please try again or type it.",
   fileSentLabel: 'file sent',
@@ -279,6 +287,12 @@ const zhCN: Messages = {
   attachmentTooLarge: (name, limit, platform) =>
     platform ? `无法打开「${name}」：机器人无法下载超过 ${limit} 的文件。请发送更小的文件或链接。` : `无法打开「${name}」：文件超过了 ${limit} 的上限。`,
   attachmentNotDownloaded: (name) => `「${name}」下载失败，请重新发送。`,
+  pdfNotRead: (name, reason, limit) => {
+    if (reason === 'too-large') return `无法读取 PDF「${name}」：展开后超过了 ${limit} 的内存上限。`;
+    if (reason === 'timeout') return `无法读取 PDF「${name}」：读取时间超过了 ${limit}。`;
+    if (reason === 'too-many-pages') return `无法读取 PDF「${name}」：页数超过了 ${limit} 页。`;
+    return `无法读取 PDF「${name}」：PDF 阅读进程意外终止。`;
+  },
   voiceNotTranscribed: '我这里无法收听语音消息：尚未配置语音转文字服务。请发送文字。',
   transcriptionFailed: '语音消息转文字失败，请重试或直接发送文字。',
   fileSentLabel: '已发送文件',

@@ -7,7 +7,7 @@ import type { AuditEntry } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { AttachmentStore } from './attachment-store.js';
 import { detectFileTypeOf, type FileType } from './detect-file-type.js';
-import { extractPdfText } from './extract-pdf-text.js';
+import type { PdfTextReader } from './extract-pdf-text.js';
 import { describeBytes, describeReference, safeName } from './describe-reference.js';
 import { readTextPrefix } from './read-text-prefix.js';
 import type { Transcriber } from './transcribe-audio.js';
@@ -42,6 +42,8 @@ export type AttachmentReaderOptions = {
   readonly store: AttachmentStore;
   readonly downloaderFor: (channel: string) => MediaDownloader | undefined;
   readonly transcribe?: Transcriber;
+  /** Reads PDF text out of process, within `media.pdf`. */
+  readonly pdf: PdfTextReader;
   readonly limits: AttachmentLimits;
   /** Whether the model reads images now (false when configured text-only or after a provider refused them). */
   readonly canSeeImages: () => boolean;
@@ -151,13 +153,18 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
       }
       if (type.kind === 'pdf') {
         options.logger?.info({ eventId: event.id, file: reserved.id, bytes: result.bytes }, 'pdf extraction started');
-        const pdf = await extractPdfText(reserved.path);
-        if (!pdf.ok) notes.push(`[${described}: a PDF whose text could not be read (${pdf.error}).]`);
-        else if (pdf.text === '') notes.push(`[${described}: a PDF of ${pdf.pages} page(s) with no text layer (perhaps scanned); its content is unknown.]`);
+        const pdf = await options.pdf.extract({ path: reserved.path, maxChars: charsLeft, signal });
+        if (!pdf.ok) {
+          if (pdf.reason !== 'unreadable' && pdf.reason !== 'cancelled') lines.push(messages.pdfNotRead(name, pdf.reason, pdfLimitOf(pdf.reason, options.pdf.limits)));
+          const told = pdf.reason === 'unreadable' || pdf.reason === 'cancelled' ? '' : '; the person was told';
+          notes.push(`[${described}: the PDF could not be read: ${pdf.error}${told}.]`);
+          audit(reference, `pdf not read: ${pdf.reason}`, { file: reserved.id, type, error: pdf.error });
+        } else if (pdf.text === '') notes.push(`[${described}: a PDF of ${pdf.pages} page(s) with no text layer (perhaps scanned); its content is unknown.]`);
         else {
           const text = cut(pdf.text, charsLeft);
           charsLeft -= text.text.length;
-          notes.push(`[${described}: a PDF of ${pdf.pages} page(s); its text follows.]\n${text.text}${text.note}`);
+          const unread = pdf.pagesRead < pdf.pages ? `\n[cut here: the budget for file text ran out on page ${pdf.pagesRead} of ${pdf.pages}; later pages were not read.]` : '';
+          notes.push(`[${described}: a PDF of ${pdf.pages} page(s); its text follows.]\n${text.text}${unread || text.note}`);
         }
         continue;
       }
@@ -183,6 +190,13 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
 function cut(text: string, maxChars: number): { readonly text: string; readonly note: string } {
   if (text.length <= maxChars) return { text, note: '' };
   return { text: text.slice(0, Math.max(0, maxChars)), note: `\n[cut here: ${text.length - Math.max(0, maxChars)} more characters not included (the budget for file text).]` };
+}
+
+function pdfLimitOf(reason: 'too-large' | 'timeout' | 'too-many-pages' | 'crashed', limits: PdfTextReader['limits']): string {
+  if (reason === 'too-large') return `${limits.maxMemoryMb} MB`;
+  if (reason === 'timeout') return `${limits.timeoutSeconds} s`;
+  if (reason === 'too-many-pages') return String(limits.maxPages);
+  return '';
 }
 
 function extensionOf(type: FileType): string {

@@ -10,6 +10,7 @@ import { describeMachine } from './describe-machine.js';
 import { formatReport } from './format-report.js';
 import { runExecBench } from './exec-bench.js';
 import { runSessionsMemoryBench } from './memory-bench.js';
+import { runPdfBench } from './pdf-bench.js';
 import { runPipelineBench } from './pipeline-bench.js';
 import { runRegistryBench } from './registry-bench.js';
 import { compiledScript } from './bench-paths.js';
@@ -81,6 +82,16 @@ if (exec) {
   details['exec.spawnShellMedianMs'] = round(exec.spawnShellMs);
   details['exec.spawnBwrapMedianMs'] = round(exec.spawnBwrapMs);
   notes.push('exec.*: median ms per exec of `true` through the exec tool (POSIX syntax check, deny-list, spawn, wait) with tools.sandbox off and with bwrap, and the bare spawns of /bin/sh -c true and bwrap ... /bin/sh -c true.');
+}
+
+const pdf = await attempt('PDF text (in process, as before, and in a child process)', () => runPdfBench({ runs: quick ? 5 : 15 }));
+if (pdf) {
+  details['pdf.inProcessFirstMs'] = round(pdf.inProcessFirstMs, 1);
+  details['pdf.inProcessMedianMs'] = round(pdf.inProcessMedianMs, 1);
+  details['pdf.outOfProcessMedianMs'] = round(pdf.outOfProcessMedianMs, 1);
+  notes.push(
+    `pdf.*: ms to get the text of a two-page PDF. inProcess: unpdf in the bench process as extract-pdf-text.ts did before issue 24 (First: the first PDF, unpdf's import included; Median: later ones, ${runsNote(quick ? 5 : 15)}). outOfProcessMedianMs: createPdfTextReader, a child process per file (fork, load unpdf, read, answer over IPC), ${runsNote(quick ? 5 : 15)} after one unmeasured run; runs ${pdf.outOfProcessRunsMs.map((value) => Math.round(value)).join(', ')} ms.`,
+  );
 }
 
 const pipeline = await attempt('pipeline (bus, agent loop, registry, store; instant model)', () =>
