@@ -36,7 +36,11 @@ function emptySheet(): FigureSheet {
 /** A figure rounded for the report; null when it could not be measured. */
 export const round = (value: number | undefined, decimals = 2): Figure => (value === undefined || !Number.isFinite(value) ? null : roundTo(value, decimals));
 
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** An error as one line for a note (a child's output can run to many lines). */
+const reasonOf = (error: unknown) => {
+  const text = (error instanceof Error ? error.message : String(error)).replace(/\s*\n\s*/g, ' ').trim();
+  return text.length > 400 ? `${text.slice(0, 400)}…` : text;
+};
 
 /** What `measureTrees` was asked to do. */
 export type MeasureOptions = {
