@@ -43,4 +43,16 @@ describe('npm run bench -- --quick --json', () => {
     // --quick measures fewer sessions and says so.
     expect(report.notes.some((note) => note.includes('--quick'))).toBe(true);
   }, 360_000);
+
+  // A whole run against a ref (a worktree, its build, every benchmark twice) takes minutes: only its refusal is checked here.
+  it('refuses --against a ref that does not exist with one line and exit code 2', async () => {
+    await run(process.execPath, [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], { cwd: repositoryRoot });
+    const failure = await run(process.execPath, [join(outDir, 'test', 'bench', 'run-bench.js'), '--quick', '--against', 'no-such-ref-anywhere'], { cwd: repositoryRoot }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; stdout?: string; stderr?: string },
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stdout).toBe('');
+    expect(failure?.stderr?.trim().split('\n')).toEqual([`error: --against no-such-ref-anywhere: no such git ref in ${repositoryRoot}`]);
+  }, 120_000);
 });
