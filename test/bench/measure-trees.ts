@@ -207,6 +207,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
           else failed(tree, 'idle memory', error);
         }
       }
+      log('  done');
       if (bareIdle !== undefined) own.details['memory.bareBotIdleRssMb'] = round(bareIdle, 1);
       for (const sheet of sheets) sheet.memory.idleOverBareBotMb = sheet.memory.idleRssMb === null || bareIdle === undefined ? null : round(sheet.memory.idleRssMb - bareIdle, 1);
       notes.push(

@@ -24,7 +24,9 @@ export function runJsonChild<T>(options: { readonly script: string; readonly arg
         .filter((text) => text.startsWith('{'))
         .at(-1);
       if (code !== 0 || line === undefined) {
-        const reason = stderr.trim().split('\n').filter((text) => text.trim() !== '' && !text.trimStart().startsWith('at ')).slice(-3).join(' | ');
+        // The thrown error's own line says most (a missing module, a missing function); else the last lines.
+        const lines = stderr.split('\n').filter((text) => text.trim() !== '' && !text.trimStart().startsWith('at '));
+        const reason = lines.find((text) => /^\w*Error\b/.test(text.trim()))?.trim() ?? lines.slice(-3).join(' | ');
         reject(new Error(`${options.script} failed (exit ${code}): ${reason || 'no output'}`));
       } else resolve(JSON.parse(line) as T);
     });
