@@ -5,6 +5,8 @@
 // scripted model echo-agent talks to, and the answer is the reply (the floor that calls the model). The
 // request is echo-agent's own (BENCH_MODEL_REQUEST_FILE: its system prompt and tool schemas) with the
 // message's text as the user message, so the model server parses as much for one bot as for the other.
+// Started without a model and left idle, it is also the floor of start-up (spawn to its first getUpdates,
+// when it prints its ready line) and of idle memory.
 import { readFileSync } from 'node:fs';
 import { Telegraf } from 'telegraf';
 
@@ -39,10 +41,16 @@ process.on('SIGTERM', () => {
 });
 
 bot.botInfo = await bot.telegram.getMe();
-process.stdout.write('bare bot ready\n');
 let offset = 0;
+let polledYet = false;
 while (!stopping) {
-  const updates = await bot.telegram.getUpdates(0, 100, offset, ['message']);
+  const polled = bot.telegram.getUpdates(0, 100, offset, ['message']);
+  // The ready line goes out with the first getUpdates: the start-up floor is spawn to first poll.
+  if (!polledYet) {
+    polledYet = true;
+    process.stdout.write('bare bot ready\n');
+  }
+  const updates = await polled;
   if (updates.length === 0) {
     await new Promise((resolve) => setTimeout(resolve, idleSleepMs));
     continue;

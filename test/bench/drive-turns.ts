@@ -33,8 +33,22 @@ export function createMessageEvent(chatId: string, text: string): MessageReceive
   };
 }
 
-/** Hands turns in through `app.accept` and times each from publish to the turn-finished signal (the final reply has gone to the outbox). */
+type Accepted = { readonly accepted: true } | { readonly accepted: false; readonly reason: string };
+
+/**
+ * How a turn enters the app: `app.accept` (the durable intake) where the app has it, else `app.bus.publish`,
+ * the intake of trees before issue 12 (`--against` an older ref builds this harness against that tree).
+ */
+export function intakeOf(app: App): { readonly accept: (event: MessageReceived) => Promise<Accepted>; readonly durable: boolean } {
+  const parts = app as unknown as { accept?: (event: MessageReceived) => Promise<Accepted>; bus: { publish(event: MessageReceived): Accepted } };
+  const accept = parts.accept;
+  if (typeof accept === 'function') return { accept: (event) => accept.call(app, event), durable: true };
+  return { accept: async (event) => parts.bus.publish(event), durable: false };
+}
+
+/** Hands turns in through `app.accept` (see `intakeOf`) and times each from publish to the turn-finished signal (the final reply has gone to the outbox). */
 function createTurnTimer(app: App) {
+  const intake = intakeOf(app);
   const waiting = new Map<string, (status: string) => void>();
   const unsubscribe = app.telemetry.onTurnFinished((report) => {
     const settle = waiting.get(report.causationId);
@@ -55,7 +69,7 @@ function createTurnTimer(app: App) {
       const started = performance.now();
       for (;;) {
         // Through the durable intake, as a channel hands events in: the journal's cost is part of the figure.
-        const result = await app.accept(event);
+        const result = await intake.accept(event);
         if (result.accepted) break;
         if (result.reason !== 'busy') throw new Error(`the event was refused (${result.reason})`);
         // Full: try again in a moment, as a user told "busy" would.

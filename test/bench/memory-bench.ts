@@ -1,9 +1,18 @@
-import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { median } from './bench-statistics.js';
-import { compiledScript, repositoryRoot } from './bench-paths.js';
+import type { BenchTree } from './bench-tree.js';
+import { runJsonChild } from './run-json-child.js';
 
 /** What one child reported. */
-type ChildReport = { readonly sessions: number; readonly startedRssMb: number; readonly rssMb: number; readonly peakRssMb: number; readonly elapsedMs: number; readonly notCompleted: number };
+type ChildReport = {
+  readonly sessions: number;
+  readonly startedRssMb: number;
+  readonly rssMb: number;
+  readonly peakRssMb: number;
+  readonly elapsedMs: number;
+  readonly notCompleted: number;
+  readonly durableIntake?: boolean;
+};
 
 /** `memory.rss10kSessionsMb` and what came with it: medians over the runs. */
 export type SessionsMemoryFigures = {
@@ -14,45 +23,36 @@ export type SessionsMemoryFigures = {
   readonly startedRssMb: number;
   readonly runsMb: readonly number[];
   readonly secondsPerRun: number;
+  /** Whether turns entered through the durable intake (`app.accept`), or straight onto the bus (trees before issue 12). */
+  readonly durableIntake: boolean;
 };
 
-const childScript = compiledScript('test/bench/sessions-memory-child.js');
-
-function runChild(sessions: number): Promise<ChildReport> {
-  return new Promise((resolve, reject) => {
-    const environment = process.env.BENCH_CHILD_NODE_OPTIONS ? { ...process.env, NODE_OPTIONS: process.env.BENCH_CHILD_NODE_OPTIONS } : process.env;
-    const child = spawn(process.execPath, [childScript, String(sessions)], { cwd: repositoryRoot, env: environment, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString('utf8');
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
-    });
-    child.on('exit', (code) => {
-      const line = stdout.split('\n').find((text) => text.startsWith('{'));
-      if (code !== 0 || line === undefined) reject(new Error(`the memory child failed (exit ${code}): ${stderr}`));
-      else resolve(JSON.parse(line) as ChildReport);
-    });
-  });
+function runChild(tree: BenchTree, sessions: number): Promise<ChildReport> {
+  if (tree.harnessRoot === undefined) return Promise.reject(new Error(`the bench harness did not build against ${tree.label}`));
+  return runJsonChild<ChildReport>({ script: join(tree.harnessRoot, 'sessions-memory-child.js'), args: [String(sessions)], cwd: tree.repositoryRoot });
 }
 
 /**
  * Each run is a fresh child process (its own RSS, not the runner's) in which `sessions` sessions each
  * send one message. The runs go side by side: resident memory does not depend on speed, and the
- * wall time stays bounded.
+ * wall time stays bounded. With several trees (`--against`), every tree's runs go side by side too,
+ * started alternately; one result per tree, in order, each a failure of its own when its children failed.
  */
-export async function runSessionsMemoryBench(options: { readonly sessions: number; readonly runs: number }): Promise<SessionsMemoryFigures> {
-  const reports = await Promise.all(Array.from({ length: options.runs }, () => runChild(options.sessions)));
+export async function runSessionsMemoryBench(options: { readonly sessions: number; readonly runs: number; readonly trees: readonly BenchTree[] }): Promise<PromiseSettledResult<SessionsMemoryFigures>[]> {
+  const children = Array.from({ length: options.runs }, () => options.trees.map((tree) => runChild(tree, options.sessions)));
+  return Promise.allSettled(options.trees.map(async (_tree, index) => summarise(await Promise.all(children.map((perTree) => perTree[index] as Promise<ChildReport>)), options.sessions)));
+}
+
+function summarise(reports: readonly ChildReport[], sessions: number): SessionsMemoryFigures {
   const incomplete = reports.reduce((total, report) => total + report.notCompleted, 0);
   if (incomplete > 0) throw new Error(`${incomplete} turns did not complete in the memory benchmark`);
   return {
-    sessions: options.sessions,
+    sessions,
     rssMb: median(reports.map((report) => report.rssMb)),
     peakRssMb: median(reports.map((report) => report.peakRssMb)),
     startedRssMb: median(reports.map((report) => report.startedRssMb)),
     runsMb: reports.map((report) => report.rssMb),
     secondsPerRun: median(reports.map((report) => report.elapsedMs)) / 1000,
+    durableIntake: reports.every((report) => report.durableIntake === true),
   };
 }

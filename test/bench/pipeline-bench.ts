@@ -1,5 +1,5 @@
 import { median, percentile } from './bench-statistics.js';
-import { driveClosedLoop, driveOpenLoop } from './drive-turns.js';
+import { driveClosedLoop, driveOpenLoop, intakeOf } from './drive-turns.js';
 import { createInstantModel } from './instant-model.js';
 import { startBenchApp } from './start-bench-app.js';
 
@@ -27,6 +27,8 @@ export type PipelineFigures = {
   readonly saturatedP99Ms: number;
   /** Turns that did not complete, over every run (should be 0). */
   readonly notCompleted: number;
+  /** Whether turns entered through the durable intake (`app.accept`), or straight onto the bus (trees before issue 12). */
+  readonly durableIntake: boolean;
 };
 
 /**
@@ -69,6 +71,7 @@ export async function runPipelineBench(options: PipelineBenchOptions): Promise<P
       saturatedP50Ms: median(saturated.p50),
       saturatedP99Ms: median(saturated.p99),
       notCompleted,
+      durableIntake: intakeOf(bench.app).durable,
     };
   } finally {
     await bench.stop();

@@ -5,6 +5,7 @@ import { createScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { startTelegramEmulator, type TelegramEmulator } from '../fakes/telegram-emulator.js';
 import { createAgentEnvironment } from './agent-environment.js';
 import { median } from './bench-statistics.js';
+import type { BenchTree } from './bench-tree.js';
 import { liftedTelegramLimitsYaml } from './lifted-telegram-limits.js';
 import { type ReadyProcess, spawnReadyProcess } from './spawn-ready-process.js';
 import { compiledScript, repositoryRoot } from './bench-paths.js';
@@ -42,40 +43,67 @@ export type TelegramFigures = {
   readonly bareConcurrent50MessagesPerSecond: number;
 };
 
-const oursToken = '111111111:AAbenchOursTokenForTheEmulator000';
+const oursTokens = ['111111111:AAbenchOursTokenForTheEmulator000', '555555555:AAbenchRefOursTokenForTheEmulator0'];
 const bareToken = '222222222:AAbenchBareTokenForTheEmulator000';
 const modelFloorToken = '333333333:AAbenchFloorTokenForTheEmulator00';
 
-type BotName = 'ours' | 'bare' | 'modelFloor';
-type Bot = { readonly name: BotName; readonly load: TelegramLoad; readonly process: ReadyProcess; stop(): Promise<void> };
+type Bot = { readonly name: string; readonly load: TelegramLoad; readonly process: ReadyProcess; stop(): Promise<void> };
+
+type RunResult = { readonly main: PhaseResult; readonly concurrent: PhaseResult; readonly sequentialMedianMs: number };
 
 /**
  * End to end through telegram-test-api over HTTP: echo-agent (`main.js start` with TELEGRAM_BOT_TOKEN,
  * TELEGRAM_API_ROOT and TELEGRAM_ALLOW_FROM set, the scripted model server echoing) beside a bare
  * telegraf echo bot and a bare telegraf bot that asks the same scripted model once per message (the floor
  * that calls the model, with the request echo-agent sent for its warm-up message), on the same emulator,
- * each in its own process, loaded one after the other.
+ * each in its own process, loaded one after the other. With several trees (`--against`), each tree's
+ * echo-agent is one more bot in the same rotation, measured against the same floors. One result per
+ * tree; a tree whose bot failed is that failure (the first tree's failure fails the whole benchmark).
  */
-export async function runTelegramBench(options: TelegramBenchOptions): Promise<TelegramFigures> {
+export async function runTelegramBench(options: TelegramBenchOptions & { readonly trees: readonly BenchTree[] }): Promise<PromiseSettledResult<TelegramFigures>[]> {
   const emulator = await startTelegramEmulator();
   const model = await createScriptedModelServer();
   const requestDir = mkdtempSync(join(tmpdir(), 'echo-bench-floor-'));
   const bots: Bot[] = [];
+  const failures = new Map<string, unknown>();
   try {
     // Fresh user ids for every phase of every run: each chat starts with its full per-chat send allowance.
     const usersPerRun = options.senders + options.concurrentSenders + 1;
     const userIds = Array.from({ length: 1 + usersPerRun * options.runs }, (_, index) => 100_001 + index);
-    const ours = await startOurs(emulator, model.url, userIds);
-    bots.push(ours);
-    await ours.load.roundTrip(userIds[0] as number, 'warmup-ours');
+    const ours = options.trees.map((tree, index) => ({ tree, name: index === 0 ? 'ours' : `ours@${tree.label}`, token: oursTokens[index] ?? `${666_666_666 + index}:AAbenchMoreOursTokenForTheEmulator` }));
+    const [leading, ...others] = ours;
+    if (leading === undefined) throw new Error('no tree to measure');
+    const firstBot = await startOurs(emulator, model.url, userIds, leading);
+    bots.push(firstBot);
+    await firstBot.load.roundTrip(userIds[0] as number, `warmup-${firstBot.name}`);
     // The floor sends echo-agent's own request (system prompt, tool schemas), with each message's text in it.
     const requestFile = join(requestDir, 'model-request.json');
     writeFileSync(requestFile, JSON.stringify(model.requests.at(-1)?.body ?? {}));
-    bots.push(await startBare(emulator, 'bare', bareToken));
-    bots.push(await startBare(emulator, 'modelFloor', modelFloorToken, { modelUrl: model.url, requestFile }));
-    for (const bot of bots.slice(1)) await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
+    for (const other of others) {
+      try {
+        const bot = await startOurs(emulator, model.url, userIds, other);
+        bots.push(bot);
+        await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
+      } catch (error) {
+        failures.set(other.name, error);
+      }
+    }
+    const floors = [await startBare(emulator, 'bare', bareToken), await startBare(emulator, 'modelFloor', modelFloorToken, { modelUrl: model.url, requestFile })];
+    bots.push(...floors);
+    for (const bot of floors) await bot.load.roundTrip(userIds[0] as number, `warmup-${bot.name}`);
 
-    const results: Record<BotName, RunResult[]> = { ours: [], bare: [], modelFloor: [] };
+    const results = new Map<string, RunResult[]>(bots.map((bot) => [bot.name, []]));
+    // A bot of another tree that fails leaves the rotation; the floors and this tree's bot fail the whole benchmark.
+    const guarded = async <T>(bot: Bot, work: () => Promise<T>): Promise<T | undefined> => {
+      if (failures.has(bot.name)) return undefined;
+      try {
+        return await withLogOnFailure(bot, work);
+      } catch (error) {
+        if (bot === firstBot || !bot.name.startsWith('ours@')) throw error;
+        failures.set(bot.name, error);
+        return undefined;
+      }
+    };
     for (let run = 0; run < options.runs; run += 1) {
       const first = 1 + run * usersPerRun;
       const senders = userIds.slice(first, first + options.senders);
@@ -85,44 +113,51 @@ export async function runTelegramBench(options: TelegramBenchOptions): Promise<T
       const order = [...bots.slice(run % bots.length), ...bots.slice(0, run % bots.length)];
       const phases = new Map<Bot, { main: PhaseResult; concurrent: PhaseResult }>();
       for (const bot of order) {
-        const main = await withLogOnFailure(bot, () => runConcurrentSenders(bot.load, { userIds: senders, messagesEach: 1, label: `${bot.name}-r${run}-load` }));
-        const concurrentResult = await withLogOnFailure(bot, () =>
+        const main = await guarded(bot, () => runConcurrentSenders(bot.load, { userIds: senders, messagesEach: 1, label: `${bot.name}-r${run}-load` }));
+        const concurrentResult = await guarded(bot, () =>
           runConcurrentSenders(bot.load, { userIds: concurrent, messagesEach: options.concurrentMessagesEach, label: `${bot.name}-r${run}-c50` }),
         );
-        phases.set(bot, { main, concurrent: concurrentResult });
+        if (main && concurrentResult) phases.set(bot, { main, concurrent: concurrentResult });
       }
-      // The single users of both bots at once: each mostly waits, so they barely meet.
+      // The single users of every bot at once: each mostly waits, so they barely meet.
       const sequential = await Promise.all(
         bots.map((bot) =>
-          withLogOnFailure(bot, () => runSequentialUser(bot.load, { userId: single, messages: options.sequentialMessages, pauseMs: options.sequentialPauseMs, label: `${bot.name}-r${run}-seq` })),
+          guarded(bot, () => runSequentialUser(bot.load, { userId: single, messages: options.sequentialMessages, pauseMs: options.sequentialPauseMs, label: `${bot.name}-r${run}-seq` })),
         ),
       );
       bots.forEach((bot, index) => {
         const phase = phases.get(bot);
-        if (phase) results[bot.name].push({ ...phase, sequentialMedianMs: median(sequential[index] ?? []) });
+        const latencies = sequential[index];
+        if (phase && latencies && !failures.has(bot.name)) results.get(bot.name)?.push({ ...phase, sequentialMedianMs: median(latencies) });
       });
     }
 
-    const figure = (name: BotName, pick: (run: RunResult) => number) => median(results[name].map(pick));
-    const messagesPerSecond = figure('ours', (run) => run.main.messagesPerSecond);
+    const figure = (name: string, pick: (run: RunResult) => number) => median((results.get(name) ?? []).map(pick));
     const bareMessagesPerSecond = figure('bare', (run) => run.main.messagesPerSecond);
     const modelFloorMessagesPerSecond = figure('modelFloor', (run) => run.main.messagesPerSecond);
-    return {
-      messagesPerSecond,
-      p99Ms: figure('ours', (run) => run.main.p99Ms),
-      bareMessagesPerSecond,
-      bareP99Ms: figure('bare', (run) => run.main.p99Ms),
-      ratioToBare: messagesPerSecond / bareMessagesPerSecond,
-      modelFloorMessagesPerSecond,
-      modelFloorP99Ms: figure('modelFloor', (run) => run.main.p99Ms),
-      ratioToModelFloor: messagesPerSecond / modelFloorMessagesPerSecond,
-      modelFloorSequentialMedianMs: figure('modelFloor', (run) => run.sequentialMedianMs),
-      modelFloorConcurrent50MessagesPerSecond: figure('modelFloor', (run) => run.concurrent.messagesPerSecond),
-      sequentialMedianMs: figure('ours', (run) => run.sequentialMedianMs),
-      bareSequentialMedianMs: figure('bare', (run) => run.sequentialMedianMs),
-      concurrent50MessagesPerSecond: figure('ours', (run) => run.concurrent.messagesPerSecond),
-      bareConcurrent50MessagesPerSecond: figure('bare', (run) => run.concurrent.messagesPerSecond),
-    };
+    return ours.map(({ name }): PromiseSettledResult<TelegramFigures> => {
+      if (failures.has(name)) return { status: 'rejected', reason: failures.get(name) };
+      const messagesPerSecond = figure(name, (run) => run.main.messagesPerSecond);
+      return {
+        status: 'fulfilled',
+        value: {
+          messagesPerSecond,
+          p99Ms: figure(name, (run) => run.main.p99Ms),
+          bareMessagesPerSecond,
+          bareP99Ms: figure('bare', (run) => run.main.p99Ms),
+          ratioToBare: messagesPerSecond / bareMessagesPerSecond,
+          modelFloorMessagesPerSecond,
+          modelFloorP99Ms: figure('modelFloor', (run) => run.main.p99Ms),
+          ratioToModelFloor: messagesPerSecond / modelFloorMessagesPerSecond,
+          modelFloorSequentialMedianMs: figure('modelFloor', (run) => run.sequentialMedianMs),
+          modelFloorConcurrent50MessagesPerSecond: figure('modelFloor', (run) => run.concurrent.messagesPerSecond),
+          sequentialMedianMs: figure(name, (run) => run.sequentialMedianMs),
+          bareSequentialMedianMs: figure('bare', (run) => run.sequentialMedianMs),
+          concurrent50MessagesPerSecond: figure(name, (run) => run.concurrent.messagesPerSecond),
+          bareConcurrent50MessagesPerSecond: figure('bare', (run) => run.concurrent.messagesPerSecond),
+        },
+      };
+    });
   } finally {
     for (const bot of bots) await bot.stop();
     await emulator.stop();
@@ -148,20 +183,21 @@ async function withLogOnFailure<T>(bot: Bot, work: () => Promise<T>): Promise<T>
   }
 }
 
-type RunResult = { readonly main: PhaseResult; readonly concurrent: PhaseResult; readonly sequentialMedianMs: number };
-
-async function startOurs(emulator: TelegramEmulator, modelUrl: string, allowed: readonly number[]): Promise<Bot> {
+async function startOurs(emulator: TelegramEmulator, modelUrl: string, allowed: readonly number[], ours: { readonly tree: BenchTree; readonly name: string; readonly token: string }): Promise<Bot> {
   const { environment, dataDir } = createAgentEnvironment({
     modelUrl,
-    extra: { TELEGRAM_BOT_TOKEN: oursToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: allowed.join(',') },
+    extra: { TELEGRAM_BOT_TOKEN: ours.token, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: allowed.join(',') },
   });
   const configFile = join(dataDir, 'bench.yaml');
   writeFileSync(configFile, liftedTelegramLimitsYaml);
   environment.ECHO_CONFIG = configFile;
-  const started = await spawnReadyProcess({ script: compiledScript('src/app/main.js'), args: ['start'], environment, cwd: repositoryRoot, readyText, timeoutMs: 60_000 });
-  const load = createTelegramLoad(emulator, oursToken);
+  const started = await spawnReadyProcess({ script: ours.tree.mainScript, args: ['start'], environment, cwd: ours.tree.repositoryRoot, readyText, timeoutMs: 60_000 }).catch((error: unknown) => {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  });
+  const load = createTelegramLoad(emulator, ours.token);
   return {
-    name: 'ours',
+    name: ours.name,
     load,
     process: started,
     async stop() {

@@ -10,14 +10,14 @@ const run = promisify(execFile);
 // that run dist/src/app/main.js.
 const outDir = join(repositoryRoot, 'dist-bench');
 
-/** Every figure the bench promises (issue 9); each is a number, or null when a note says why. */
+/** Every figure the bench promises (issues 9 and 25); each is a number, or null when a note says why. */
 const keys = {
   pipeline: ['turnsPerSecond', 'p50Ms', 'p99Ms'],
   telegram: ['messagesPerSecond', 'p99Ms', 'bareMessagesPerSecond', 'ratioToBare', 'ratioToModelFloor', 'sequentialMedianMs', 'concurrent50MessagesPerSecond'],
   registry: ['microsPerCall'],
-  startup: ['readyMs', 'readyMsWithWechat', 'readyMsWithMcp'],
-  memory: ['idleRssMb', 'rss10kSessionsMb'],
-  cluster: ['messagesPerSecond1', 'messagesPerSecond3', 'ratio3to1', 'medianRecoverySeconds'],
+  startup: ['readyMs', 'ratioToBareBot', 'readyMsWithWechat', 'readyMsWithMcp'],
+  memory: ['idleRssMb', 'idleOverBareBotMb', 'rss10kSessionsMb'],
+  cluster: ['messagesPerSecond1', 'messagesPerSecond3', 'ratio3to1', 'ratio1ToStandalone', 'medianRecoverySeconds', 'maxRecoverySeconds'],
 } as const;
 
 describe('npm run bench -- --quick --json', () => {
@@ -43,4 +43,16 @@ describe('npm run bench -- --quick --json', () => {
     // --quick measures fewer sessions and says so.
     expect(report.notes.some((note) => note.includes('--quick'))).toBe(true);
   }, 360_000);
+
+  // A whole run against a ref (a worktree, its build, every benchmark twice) takes minutes: only its refusal is checked here.
+  it('refuses --against a ref that does not exist with one line and exit code 2', async () => {
+    await run(process.execPath, [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], { cwd: repositoryRoot });
+    const failure = await run(process.execPath, [join(outDir, 'test', 'bench', 'run-bench.js'), '--quick', '--against', 'no-such-ref-anywhere'], { cwd: repositoryRoot }).then(
+      () => undefined,
+      (error: unknown) => error as { code?: number; stdout?: string; stderr?: string },
+    );
+    expect(failure?.code).toBe(2);
+    expect(failure?.stdout).toBe('');
+    expect(failure?.stderr?.trim().split('\n')).toEqual([`error: --against no-such-ref-anywhere: no such git ref in ${repositoryRoot}`]);
+  }, 120_000);
 });
