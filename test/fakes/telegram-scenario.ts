@@ -37,7 +37,7 @@ export type TelegramScenario = {
   client(options: { readonly userId: number; readonly chatId?: number; readonly type?: 'private' | 'group' | 'supergroup'; readonly userName?: string }): TelegramClient;
   botMessages(chatId?: number): EmulatedBotMessage[];
   /** Waits for a bot message matching `check` (edits included). */
-  waitForBotMessage(check: (message: EmulatedBotMessage) => boolean, what: string): Promise<EmulatedBotMessage>;
+  waitForBotMessage(check: (message: EmulatedBotMessage) => boolean, what: string, timeoutMs?: number): Promise<EmulatedBotMessage>;
   /** Model requests made so far (chat completions only). */
   modelRequests(): ScriptedModelServer['requests'];
   stop(): Promise<void>;
@@ -80,7 +80,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
     client: ({ userId, chatId, type, userName }) =>
       emulator.server.getClient(scenarioToken, { userId, chatId: chatId ?? userId, type: type ?? 'private', userName: userName ?? `user${userId}`, firstName: `User ${userId}` }),
     botMessages,
-    waitForBotMessage: (check, what) => waitFor(() => botMessages().find(check), what),
+    waitForBotMessage: (check, what, timeoutMs) => waitFor(() => botMessages().find(check), what, timeoutMs),
     modelRequests: () => model.requests.filter((request) => request.path === '/v1/chat/completions'),
     async stop() {
       await testApp.stop();
