@@ -22,6 +22,8 @@ export type EmulatedGateway = {
   invalidateSessions(): void;
   /** Cuts every connection without a close frame (the client sees 1006). */
   dropConnections(): void;
+  /** Stops answering heartbeats with op 11 (a half-dead connection), or starts again. */
+  setHeartbeatAcks(on: boolean): void;
   /** Closes every connection with a gateway error code (error-trace/websocket.md). */
   closeWith(code: number): void;
   openConnections(): number;
@@ -34,6 +36,7 @@ export function createEmulatedGateway(options: { readonly heartbeatIntervalMs: n
   const server = new WebSocketServer({ noServer: true });
   const sessions = new Map<string, Session>();
   const connections = new Set<Connection>();
+  let acksHeartbeats = true;
   const counts: GatewayCounts = { identifies: 0, resumes: 0, heartbeats: 0, lastHeartbeatSeq: undefined, refusedIdentifies: 0 };
 
   const send = (connection: Connection, payload: Record<string, unknown>) => connection.socket.send(JSON.stringify(payload));
@@ -56,7 +59,8 @@ export function createEmulatedGateway(options: { readonly heartbeatIntervalMs: n
       counts.heartbeats += 1;
       counts.lastHeartbeatSeq = payload.d as number | null;
       connection.lastBeat = Date.now();
-      return send(connection, { op: 11 });
+      if (acksHeartbeats) send(connection, { op: 11 });
+      return;
     }
     if (payload.op === 2) {
       if (!options.isValidToken(d.token)) {
@@ -124,6 +128,9 @@ export function createEmulatedGateway(options: { readonly heartbeatIntervalMs: n
     },
     dropConnections: () => {
       for (const connection of connections) connection.socket.terminate();
+    },
+    setHeartbeatAcks: (on) => {
+      acksHeartbeats = on;
     },
     closeWith: (code) => {
       for (const connection of connections) connection.socket.close(code, 'emulated');
