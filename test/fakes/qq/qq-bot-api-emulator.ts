@@ -77,7 +77,7 @@ export async function startQqBotApiEmulator(options: QqEmulatorOptions = {}): Pr
       current = { value: randomBytes(24).toString('base64url'), expiresAt: now() + lifetimeMs };
       tokens.set(current.value, current.expiresAt);
     }
-    return { access_token: current.value, expires_in: String(Math.floor((current.expiresAt - now()) / 1000)) };
+    return { access_token: current.value, expires_in: String(Math.ceil((current.expiresAt - now()) / 1000)) };
   };
 
   const postMessage = (scene: 'c2c' | 'group', chat: string, body: Record<string, unknown>): { status: number; json: unknown } => {
