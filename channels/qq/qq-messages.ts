@@ -1,0 +1,40 @@
+import type { QqSendFailureReason } from './classify-send-failure.js';
+import type { QqScene } from './to-inbound-message.js';
+
+/** The QQ channel's user-facing strings, contributed through its adapter once channels bring their own. */
+export type QqMessages = {
+  /** Shown with the next reply the person gets: an earlier answer did not reach them, and why. */
+  readonly undelivered: (reason: QqSendFailureReason, scene: QqScene) => string;
+  /** Cut at QQ's limit of replies per message: the person writes again to get the rest. */
+  readonly answerCut: string;
+  /** Said when a scheduled task is created on QQ: what the platform lets the bot send on its own. */
+  readonly scheduleLimits: (scene: QqScene) => string;
+};
+
+const windowText = { en: { c2c: '60 minutes', group: '5 minutes' }, 'zh-CN': { c2c: '60 分钟', group: '5 分钟' } } as const;
+
+/** English. */
+export const englishQqMessages: QqMessages = {
+  undelivered: (reason, scene) => {
+    if (reason === 'reply-window-closed') return `My earlier answer did not reach you: QQ accepts a reply only within ${windowText.en[scene]} of your message.`;
+    if (reason === 'reply-limit-reached') return 'Part of my earlier answer did not reach you: QQ allows 5 replies to one message.';
+    if (reason === 'proactive-refused') return 'A message I tried to send on my own did not reach you: QQ only delivers replies to your messages.';
+    return 'My earlier answer did not reach you: QQ refused it.';
+  },
+  answerCut: 'QQ allows 5 replies to one message, so the answer stops here. Send any message to get the rest.',
+  scheduleLimits: (scene) =>
+    `Note: QQ no longer delivers messages a bot sends on its own. The task will run, but its result can only reach you as a reply to a message you sent in the ${windowText.en[scene]} before; otherwise it waits until you next write.`,
+};
+
+/** Simplified Chinese. */
+export const chineseQqMessages: QqMessages = {
+  undelivered: (reason, scene) => {
+    if (reason === 'reply-window-closed') return `我之前的回复没有送达：QQ 只允许在你发消息后 ${windowText['zh-CN'][scene]}内回复。`;
+    if (reason === 'reply-limit-reached') return '我之前的回复有一部分没有送达：QQ 对每条消息最多允许回复 5 次。';
+    if (reason === 'proactive-refused') return '我主动发送的一条消息没有送达：QQ 只投递对你消息的回复。';
+    return '我之前的回复没有送达：QQ 拒绝了它。';
+  },
+  answerCut: 'QQ 对每条消息最多允许回复 5 次，回答到此为止。发送任意消息即可收到剩余部分。',
+  scheduleLimits: (scene) =>
+    `注意：QQ 已不再投递机器人主动发送的消息。任务会照常运行，但结果只能作为回复送达——回复的是你在此前 ${windowText['zh-CN'][scene]}内发来的消息；否则会等到你下次发消息时再送达。`,
+};
