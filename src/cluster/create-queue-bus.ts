@@ -21,6 +21,12 @@ export type QueueBusOptions = {
   /** Longest wait between two looks at the queue when no notification came; default 2000. */
   readonly pollEveryMs?: number;
   /**
+   * How often this instance looks for jobs whose heartbeat lapsed (their instance died) and hands them
+   * back to the queue; default 1000. pg-boss's own supervisor does too, but only every few seconds
+   * behind its queue statistics: this bounds a dead instance's turns by `heartbeatSeconds` plus a few seconds.
+   */
+  readonly superviseEveryMs?: number;
+  /**
    * A job whose earlier starts were all interrupted (its instance died or its turn failed) `after` times is parked
    * instead of run again; pg-boss counts them (`retryCount`) before it hands the job out again.
    */
@@ -47,8 +53,8 @@ const wakeChannel = 'echo_agent_events';
  * Inbound events as pg-boss jobs in one `key_strict_fifo` queue keyed by session: one turn at a time
  * per conversation across every instance, conversations in parallel. Each instance runs one fetch
  * loop (woken by LISTEN/NOTIFY, with a slow poll as the floor), up to `maxConcurrentTurns` jobs at a
- * time, and heartbeats the jobs it runs: a killed instance stops heartbeating, so pg-boss gives its
- * jobs to another instance. Every job runs inside a turn claim (fencing): a worker whose job was
+ * time, and heartbeats the jobs it runs: a killed instance stops heartbeating, and every instance looks
+ * each second for jobs whose heartbeat lapsed and puts them back in the queue for another instance. Every job runs inside a turn claim (fencing): a worker whose job was
  * taken over finds out before it sends or writes.
  */
 export function createQueueBus(options: QueueBusOptions): QueueBus {
@@ -66,6 +72,9 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
   heartbeat.unref();
   const depthTimer = setInterval(() => void refreshDepth(), 2000);
   depthTimer.unref();
+  const supervisor = setInterval(() => void releaseLapsed(), options.superviseEveryMs ?? 1000);
+  supervisor.unref();
+  let supervising = false;
 
   let table: string | undefined;
   /** Jobs of this queue waiting and running now, across all instances. */
@@ -78,6 +87,43 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     };
     const row = result.rows[0];
     return { queued: Number(row?.queued ?? 0), active: Number(row?.active ?? 0) };
+  }
+
+  /**
+   * Fails the jobs whose heartbeat lapsed (their instance died or stalled), fenced to the attempt found, so
+   * pg-boss puts each back as a retry; then looks at the queue again once the first of them may start.
+   * Every instance does this: the fence lets only one of them fail a given attempt.
+   */
+  async function releaseLapsed(): Promise<void> {
+    if (supervising || closed) return;
+    supervising = true;
+    try {
+      table ??= (await boss.getQueue(queue))?.table ?? 'job';
+      const db = boss.getDb();
+      const lapsed = (await db.executeSql(
+        `SELECT id, retry_count FROM ${options.schema}.${table} WHERE name = $1 AND state = 'active' AND heartbeat_seconds IS NOT NULL AND heartbeat_on + heartbeat_seconds * interval '1 second' < ${options.schema}.job_now()`,
+        [queue],
+      )) as { rows: Array<{ id: string; retry_count: number }> };
+      if (lapsed.rows.length === 0) return;
+      const attempts = lapsed.rows.map((row) => ({ id: row.id, retryCount: Number(row.retry_count) }));
+      const failed = (await boss.fail(queue, attempts, { error: 'heartbeat lapsed: its instance stopped' })) as Settled;
+      const released = failed.settled ?? [];
+      if (released.length === 0) return;
+      logger.warn({ jobs: released.length }, 'turns of an instance that stopped heartbeating go back to the queue');
+      const next = (await db.executeSql(`SELECT extract(epoch FROM min(start_after) - ${options.schema}.job_now()) * 1000 AS wait FROM ${options.schema}.${table} WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'retry'`, [
+        queue,
+        released,
+      ])) as { rows: Array<{ wait: string | null }> };
+      const waitMs = Math.max(0, Number(next.rows[0]?.wait ?? 0)) + 20;
+      setTimeout(() => {
+        wake?.();
+        void db.executeSql(`SELECT pg_notify('${wakeChannel}', '')`).catch(() => undefined);
+      }, waitMs).unref();
+    } catch (error) {
+      logger.warn({ err: error }, 'could not look for turns of stopped instances; pg-boss supervision still does');
+    } finally {
+      supervising = false;
+    }
   }
 
   async function refreshDepth(): Promise<void> {
@@ -234,6 +280,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       wake?.();
       clearInterval(heartbeat);
       clearInterval(depthTimer);
+      clearInterval(supervisor);
       await listener?.end().catch(() => undefined);
     },
   };

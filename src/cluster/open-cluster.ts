@@ -47,10 +47,10 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
     connectionString: options.url,
     schema: clusterSchema,
     application_name: `echo-agent ${hostname()} ${process.pid}`,
-    // Dead workers are found by their missing heartbeats in the monitor pass (which also counts the queues):
-    // looked for every few seconds, so a dead instance's turn moves soon after its heartbeat lapses.
-    superviseIntervalSeconds: 2,
-    monitorIntervalSeconds: 3,
+    // The bus itself looks for lapsed heartbeats every second (a dead instance's turn moves within
+    // heartbeatSeconds plus a few seconds); pg-boss's pass (expiry, queue statistics) runs less often, as a backstop.
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
     max: 10,
     openTelemetry: { enabled: false },
   });
