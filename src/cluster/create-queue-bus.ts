@@ -27,6 +27,13 @@ export type QueueBusOptions = {
    */
   readonly superviseEveryMs?: number;
   /**
+   * A check that found the claim held is good for this long, for the same attempt; default 250. A turn checks
+   * twice within milliseconds at its end (the history write, then the final reply): one round trip serves both.
+   * A claim is lost only to a lapsed heartbeat (seconds) or a failure from outside, so this adds at most this
+   * much to the window every check-then-act already has.
+   */
+  readonly claimReuseMs?: number;
+  /**
    * A job whose earlier starts were all interrupted (its instance died or its turn failed) `after` times is parked
    * instead of run again; pg-boss counts them (`retryCount`) before it hands the job out again.
    */
@@ -136,10 +143,20 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     await boss.touch(queue, [...running.values()]).catch((error: unknown) => logger.warn({ err: error }, 'job heartbeat failed; jobs may move to another instance'));
   }
 
-  /** Asks the queue whether this attempt of the job is still active under this worker. */
+  const claimReuseMs = options.claimReuseMs ?? 250;
+  /** When a check last found each running job's claim held (performance.now() at the check's start). */
+  const confirmedAt = new Map<string, number>();
+
+  /** Asks the queue whether this attempt of the job is still active under this worker (a fresh positive answer is reused). */
   async function holds(attempt: Attempt): Promise<boolean> {
+    const confirmed = confirmedAt.get(attempt.id);
+    if (confirmed !== undefined && performance.now() - confirmed < claimReuseMs) return true;
+    const started = performance.now();
     const touched = (await boss.touch(queue, [attempt])) as Settled;
-    return touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
+    const held = touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
+    if (held && running.has(attempt.id)) confirmedAt.set(attempt.id, started);
+    else confirmedAt.delete(attempt.id);
+    return held;
   }
 
   async function run(job: { readonly id: string; readonly retryCount: number; readonly data: EventJob }, handle: EventHandler): Promise<void> {
@@ -162,6 +179,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       await boss.fail(queue, attempt, { error: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => logger.warn({ err: failError, jobId: job.id }, 'could not mark the job failed; its heartbeat lapses and it is retried'));
     } finally {
       running.delete(job.id);
+      confirmedAt.delete(job.id);
       wake?.();
       if (running.size === 0) settleIdleWaiters();
     }
@@ -216,9 +234,14 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       listener = undefined;
       if (!closed) setTimeout(() => void listen().catch(() => undefined), pollEveryMs).unref();
     });
-    client.on('notification', () => wake?.());
+    client.on('notification', (message) => {
+      if (message.channel === wakeChannel || message.payload === queue) wake?.();
+    });
     await client.connect();
-    await client.query(`LISTEN ${wakeChannel}`);
+    // pg-boss notifies on its channel in the statement that inserts a job (the queue's `notify` option); the
+    // channel of our own is still listened to for wakes of our own and for instances of earlier versions.
+    const channel = (await client.query<{ channel: string }>(`SELECT 'pgboss_' || left(encode(sha224(convert_to($1, 'UTF8')), 'hex'), 24) AS channel`, [options.schema])).rows[0]?.channel;
+    await client.query(`LISTEN ${wakeChannel}${channel ? `; LISTEN ${client.escapeIdentifier(channel)}` : ''}`);
     listener = client;
   }
 
@@ -229,11 +252,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       const { raw: _raw, ...kept } = event;
       try {
         const id = await boss.send(queue, { event: kept }, { singletonKey: event.sessionKey });
+        // The insert woke every listening instance in the same statement (the queue's `notify` option).
         if (id === null) return { accepted: false, reason: 'busy' };
-        await boss
-          .getDb()
-          .executeSql(`SELECT pg_notify('${wakeChannel}', '')`)
-          .catch(() => undefined);
         return { accepted: true };
       } catch (error) {
         logger.error({ err: error, eventId: event.id }, 'event could not be queued; refused so the platform delivers it again');
