@@ -71,6 +71,13 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
   let closed = false;
   let depth = 0;
   let wake: (() => void) | undefined;
+  // A wake that came while the loop was fetching (a job finished, a job was queued): the loop looks again at once
+  // instead of sleeping until the next poll with free slots and jobs waiting.
+  let wakeRequested = false;
+  const wakeUp = () => {
+    wakeRequested = true;
+    wake?.();
+  };
   let loop: Promise<void> | undefined;
   let listener: pg.Client | undefined;
   let idleWaiters: Array<() => void> = [];
@@ -123,7 +130,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       ])) as { rows: Array<{ wait: string | null }> };
       const waitMs = Math.max(0, Number(next.rows[0]?.wait ?? 0)) + 20;
       setTimeout(() => {
-        wake?.();
+        wakeUp();
         void db.executeSql(`SELECT pg_notify('${wakeChannel}', '')`).catch(() => undefined);
       }, waitMs).unref();
     } catch (error) {
@@ -180,7 +187,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     } finally {
       running.delete(job.id);
       confirmedAt.delete(job.id);
-      wake?.();
+      wakeUp();
       if (running.size === 0) settleIdleWaiters();
     }
   }
@@ -202,6 +209,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     while (!closed) {
       const room = options.maxConcurrentTurns - running.size;
       let fetched = 0;
+      let failed = false;
+      wakeRequested = false;
       if (room > 0) {
         try {
           const jobs = await boss.fetch<EventJob>(queue, { batchSize: room });
@@ -212,9 +221,11 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
           }
         } catch (error) {
           logger.warn({ err: error }, 'could not fetch jobs from the queue; trying again');
+          failed = true;
         }
       }
       if (fetched > 0 && fetched === room) continue;
+      if (wakeRequested && !failed && running.size < options.maxConcurrentTurns) continue;
       if (fetched === 0 && running.size === 0) settleIdleWaiters();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollEveryMs);
@@ -235,7 +246,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       if (!closed) setTimeout(() => void listen().catch(() => undefined), pollEveryMs).unref();
     });
     client.on('notification', (message) => {
-      if (message.channel === wakeChannel || message.payload === queue) wake?.();
+      if (message.channel === wakeChannel || message.payload === queue) wakeUp();
     });
     await client.connect();
     // pg-boss notifies on its channel in the statement that inserts a job (the queue's `notify` option); the
