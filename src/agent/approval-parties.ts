@@ -40,7 +40,7 @@ export function approvalParties(deps: RuntimeDependencies, scope: TurnScope): { 
 }
 
 /** Shows the card in every target and attaches each delivered one to its approval, so decisions can edit it. */
-export async function deliverApprovalCard(deps: RuntimeDependencies, scope: TurnScope, targets: readonly Target[], card: ApprovalCard): Promise<void> {
+export async function deliverApprovalCard(deps: RuntimeDependencies, scope: Pick<TurnScope, 'causationId' | 'traceId'>, targets: readonly Target[], card: ApprovalCard): Promise<void> {
   for (const target of targets) {
     const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
     if (delivery.ok) await deps.approvals.attachCard(card.approvalId, { target, messageId: delivery.messageId });

@@ -8,6 +8,7 @@ import type { AttachmentReading } from '../media/create-attachment-reader.js';
 import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
 import { handleCommand } from './handle-command.js';
 import { parseNumberedReply, pickNumberedApproval } from './pick-numbered-approval.js';
+import { recoverSuspendedRun } from './recover-suspended-run.js';
 import { resumeSettledTurns, resumeTurn } from './resume-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { runAndDeliver } from './turn-flow.js';
@@ -98,6 +99,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
         deciderName: event.sender.displayName,
         replyTarget,
         acknowledgementId: event.acknowledgementId,
+        ...(event.cardMessageId === undefined ? {} : { cardMessageId: event.cardMessageId }),
       });
       return;
     }
@@ -145,6 +147,8 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
 
   return {
     async handle(event) {
+      // A re-run whose first run already left its turn waiting on a person (its instance died after the card) runs nothing again.
+      if (event.redelivered === true && event.type !== 'turn-resumed' && (await recoverSuspendedRun(deps, event))) return;
       switch (event.type) {
         case 'message-received':
           return onMessage(event);

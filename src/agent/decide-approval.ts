@@ -15,6 +15,8 @@ export type DecisionInput = {
   /** Where to answer the person who decided. */
   readonly replyTarget: Target;
   readonly acknowledgementId?: string;
+  /** The card the button was pressed on, when the decision came from a button. */
+  readonly cardMessageId?: string;
 };
 
 /** The outcome line a card is edited into. */
@@ -79,6 +81,11 @@ export async function decideApproval(deps: RuntimeDependencies, input: DecisionI
     if (input.acknowledgementId !== undefined) await answer(line, false);
     else if (!cardIsHere) await deps.outbox.send({ type: 'reply', target: input.replyTarget, text: line, kind: 'message' });
     await settleApproval(deps, result.approval);
+    // A card shown by a process that died before attaching it to the approval is edited here, from its press.
+    const pressed = input.cardMessageId;
+    if (pressed !== undefined && !result.approval.cards.some((card) => card.messageId === pressed && card.target.channel === input.replyTarget.channel && card.target.chatId === input.replyTarget.chatId)) {
+      await deps.outbox.send({ type: 'approval-resolved', target: input.replyTarget, approvalId: result.approval.id, outcome: outcomeLine(result.approval, deps.messagesFor(result.approval.channel), deps.timezone), cardMessageId: pressed });
+    }
     return;
   }
   switch (result.code) {

@@ -24,7 +24,9 @@ export function createOutbox(options: OutboxOptions): Outbox & { register(channe
     async send(event): Promise<Delivery> {
       const channel = channels.get(event.target.channel);
       if (!channel) return { ok: false, error: `No channel named "${event.target.channel}" is running.`, retryable: false };
-      if (event.type !== 'typing' && !(await options.isClaimHeld())) {
+      // A typing indicator or a progress draft from a stale worker misleads nobody for long (the final reply, cards and
+      // history writes are fenced), and a streamed answer sends many: they do not ask the queue, one round trip each.
+      if (event.type !== 'typing' && !(event.type === 'reply' && event.kind === 'progress') && !(await options.isClaimHeld())) {
         logger.warn({ channel: channel.name, eventType: event.type }, 'not sent: another instance took this turn over');
         return { ok: false, error: 'This turn was taken over by another instance.', retryable: false };
       }

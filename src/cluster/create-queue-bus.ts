@@ -21,6 +21,19 @@ export type QueueBusOptions = {
   /** Longest wait between two looks at the queue when no notification came; default 2000. */
   readonly pollEveryMs?: number;
   /**
+   * How often this instance looks for jobs whose heartbeat lapsed (their instance died) and hands them
+   * back to the queue; default 1000. pg-boss's own supervisor does too, but only every few seconds
+   * behind its queue statistics: this bounds a dead instance's turns by `heartbeatSeconds` plus a few seconds.
+   */
+  readonly superviseEveryMs?: number;
+  /**
+   * A check that found the claim held is good for this long, for the same attempt; default 250. A turn checks
+   * twice within milliseconds at its end (the history write, then the final reply): one round trip serves both.
+   * A claim is lost only to a lapsed heartbeat (seconds) or a failure from outside, so this adds at most this
+   * much to the window every check-then-act already has.
+   */
+  readonly claimReuseMs?: number;
+  /**
    * A job whose earlier starts were all interrupted (its instance died or its turn failed) `after` times is parked
    * instead of run again; pg-boss counts them (`retryCount`) before it hands the job out again.
    */
@@ -47,8 +60,8 @@ const wakeChannel = 'echo_agent_events';
  * Inbound events as pg-boss jobs in one `key_strict_fifo` queue keyed by session: one turn at a time
  * per conversation across every instance, conversations in parallel. Each instance runs one fetch
  * loop (woken by LISTEN/NOTIFY, with a slow poll as the floor), up to `maxConcurrentTurns` jobs at a
- * time, and heartbeats the jobs it runs: a killed instance stops heartbeating, so pg-boss gives its
- * jobs to another instance. Every job runs inside a turn claim (fencing): a worker whose job was
+ * time, and heartbeats the jobs it runs: a killed instance stops heartbeating, and every instance looks
+ * each second for jobs whose heartbeat lapsed and puts them back in the queue for another instance. Every job runs inside a turn claim (fencing): a worker whose job was
  * taken over finds out before it sends or writes.
  */
 export function createQueueBus(options: QueueBusOptions): QueueBus {
@@ -58,6 +71,13 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
   let closed = false;
   let depth = 0;
   let wake: (() => void) | undefined;
+  // A wake that came while the loop was fetching (a job finished, a job was queued): the loop looks again at once
+  // instead of sleeping until the next poll with free slots and jobs waiting.
+  let wakeRequested = false;
+  const wakeUp = () => {
+    wakeRequested = true;
+    wake?.();
+  };
   let loop: Promise<void> | undefined;
   let listener: pg.Client | undefined;
   let idleWaiters: Array<() => void> = [];
@@ -66,6 +86,9 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
   heartbeat.unref();
   const depthTimer = setInterval(() => void refreshDepth(), 2000);
   depthTimer.unref();
+  const supervisor = setInterval(() => void releaseLapsed(), options.superviseEveryMs ?? 1000);
+  supervisor.unref();
+  let supervising = false;
 
   let table: string | undefined;
   /** Jobs of this queue waiting and running now, across all instances. */
@@ -80,6 +103,43 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     return { queued: Number(row?.queued ?? 0), active: Number(row?.active ?? 0) };
   }
 
+  /**
+   * Fails the jobs whose heartbeat lapsed (their instance died or stalled), fenced to the attempt found, so
+   * pg-boss puts each back as a retry; then looks at the queue again once the first of them may start.
+   * Every instance does this: the fence lets only one of them fail a given attempt.
+   */
+  async function releaseLapsed(): Promise<void> {
+    if (supervising || closed) return;
+    supervising = true;
+    try {
+      table ??= (await boss.getQueue(queue))?.table ?? 'job';
+      const db = boss.getDb();
+      const lapsed = (await db.executeSql(
+        `SELECT id, retry_count FROM ${options.schema}.${table} WHERE name = $1 AND state = 'active' AND heartbeat_seconds IS NOT NULL AND heartbeat_on + heartbeat_seconds * interval '1 second' < ${options.schema}.job_now()`,
+        [queue],
+      )) as { rows: Array<{ id: string; retry_count: number }> };
+      if (lapsed.rows.length === 0) return;
+      const attempts = lapsed.rows.map((row) => ({ id: row.id, retryCount: Number(row.retry_count) }));
+      const failed = (await boss.fail(queue, attempts, { error: 'heartbeat lapsed: its instance stopped' })) as Settled;
+      const released = failed.settled ?? [];
+      if (released.length === 0) return;
+      logger.warn({ jobs: released.length }, 'turns of an instance that stopped heartbeating go back to the queue');
+      const next = (await db.executeSql(`SELECT extract(epoch FROM min(start_after) - ${options.schema}.job_now()) * 1000 AS wait FROM ${options.schema}.${table} WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'retry'`, [
+        queue,
+        released,
+      ])) as { rows: Array<{ wait: string | null }> };
+      const waitMs = Math.max(0, Number(next.rows[0]?.wait ?? 0)) + 20;
+      setTimeout(() => {
+        wakeUp();
+        void db.executeSql(`SELECT pg_notify('${wakeChannel}', '')`).catch(() => undefined);
+      }, waitMs).unref();
+    } catch (error) {
+      logger.warn({ err: error }, 'could not look for turns of stopped instances; pg-boss supervision still does');
+    } finally {
+      supervising = false;
+    }
+  }
+
   async function refreshDepth(): Promise<void> {
     const counted = await countJobs().catch(() => undefined);
     if (counted) depth = counted.queued;
@@ -90,10 +150,20 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     await boss.touch(queue, [...running.values()]).catch((error: unknown) => logger.warn({ err: error }, 'job heartbeat failed; jobs may move to another instance'));
   }
 
-  /** Asks the queue whether this attempt of the job is still active under this worker. */
+  const claimReuseMs = options.claimReuseMs ?? 250;
+  /** When a check last found each running job's claim held (performance.now() at the check's start). */
+  const confirmedAt = new Map<string, number>();
+
+  /** Asks the queue whether this attempt of the job is still active under this worker (a fresh positive answer is reused). */
   async function holds(attempt: Attempt): Promise<boolean> {
+    const confirmed = confirmedAt.get(attempt.id);
+    if (confirmed !== undefined && performance.now() - confirmed < claimReuseMs) return true;
+    const started = performance.now();
     const touched = (await boss.touch(queue, [attempt])) as Settled;
-    return touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
+    const held = touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
+    if (held && running.has(attempt.id)) confirmedAt.set(attempt.id, started);
+    else confirmedAt.delete(attempt.id);
+    return held;
   }
 
   async function run(job: { readonly id: string; readonly retryCount: number; readonly data: EventJob }, handle: EventHandler): Promise<void> {
@@ -116,7 +186,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       await boss.fail(queue, attempt, { error: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => logger.warn({ err: failError, jobId: job.id }, 'could not mark the job failed; its heartbeat lapses and it is retried'));
     } finally {
       running.delete(job.id);
-      wake?.();
+      confirmedAt.delete(job.id);
+      wakeUp();
       if (running.size === 0) settleIdleWaiters();
     }
   }
@@ -138,6 +209,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     while (!closed) {
       const room = options.maxConcurrentTurns - running.size;
       let fetched = 0;
+      let failed = false;
+      wakeRequested = false;
       if (room > 0) {
         try {
           const jobs = await boss.fetch<EventJob>(queue, { batchSize: room });
@@ -148,9 +221,11 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
           }
         } catch (error) {
           logger.warn({ err: error }, 'could not fetch jobs from the queue; trying again');
+          failed = true;
         }
       }
       if (fetched > 0 && fetched === room) continue;
+      if (wakeRequested && !failed && running.size < options.maxConcurrentTurns) continue;
       if (fetched === 0 && running.size === 0) settleIdleWaiters();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, pollEveryMs);
@@ -170,9 +245,14 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       listener = undefined;
       if (!closed) setTimeout(() => void listen().catch(() => undefined), pollEveryMs).unref();
     });
-    client.on('notification', () => wake?.());
+    client.on('notification', (message) => {
+      if (message.channel === wakeChannel || message.payload === queue) wakeUp();
+    });
     await client.connect();
-    await client.query(`LISTEN ${wakeChannel}`);
+    // pg-boss notifies on its channel in the statement that inserts a job (the queue's `notify` option); the
+    // channel of our own is still listened to for wakes of our own and for instances of earlier versions.
+    const channel = (await client.query<{ channel: string }>(`SELECT 'pgboss_' || left(encode(sha224(convert_to($1, 'UTF8')), 'hex'), 24) AS channel`, [options.schema])).rows[0]?.channel;
+    await client.query(`LISTEN ${wakeChannel}${channel ? `; LISTEN ${client.escapeIdentifier(channel)}` : ''}`);
     listener = client;
   }
 
@@ -183,11 +263,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       const { raw: _raw, ...kept } = event;
       try {
         const id = await boss.send(queue, { event: kept }, { singletonKey: event.sessionKey });
+        // The insert woke every listening instance in the same statement (the queue's `notify` option).
         if (id === null) return { accepted: false, reason: 'busy' };
-        await boss
-          .getDb()
-          .executeSql(`SELECT pg_notify('${wakeChannel}', '')`)
-          .catch(() => undefined);
         return { accepted: true };
       } catch (error) {
         logger.error({ err: error, eventId: event.id }, 'event could not be queued; refused so the platform delivers it again');
@@ -234,6 +311,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       wake?.();
       clearInterval(heartbeat);
       clearInterval(depthTimer);
+      clearInterval(supervisor);
       await listener?.end().catch(() => undefined);
     },
   };

@@ -47,10 +47,10 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
     connectionString: options.url,
     schema: clusterSchema,
     application_name: `echo-agent ${hostname()} ${process.pid}`,
-    // Dead workers are found by their missing heartbeats in the monitor pass (which also counts the queues):
-    // looked for every few seconds, so a dead instance's turn moves soon after its heartbeat lapses.
-    superviseIntervalSeconds: 2,
-    monitorIntervalSeconds: 3,
+    // The bus itself looks for lapsed heartbeats every second (a dead instance's turn moves within
+    // heartbeatSeconds plus a few seconds); pg-boss's pass (expiry, queue statistics) runs less often, as a backstop.
+    superviseIntervalSeconds: 10,
+    monitorIntervalSeconds: 10,
     max: 10,
     openTelemetry: { enabled: false },
   });
@@ -68,7 +68,10 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
       retryBackoff: true,
       retryDelayMax: 30,
       deleteAfterSeconds: 24 * 60 * 60,
+      notify: true,
     });
+    // A queue created by an earlier version: its inserts notify from now on (the wake costs no round trip of its own).
+    await boss.updateQueue(eventQueue, { notify: true });
   } catch (error) {
     await boss.stop({ graceful: false, close: true }).catch(() => undefined);
     throw new EchoError('cluster-unavailable', `The job queue on PostgreSQL could not start: ${describeError(error)}`, { cause: error });

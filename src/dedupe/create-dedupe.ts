@@ -73,7 +73,8 @@ export function createDedupe(options: DedupeOptions): Dedupe {
       return !seenBefore;
     },
     async confirm(rawId) {
-      await options.store.update(rowKey(String(rawId)), (claimed) => (typeof claimed === 'object' ? { ...claimed, confirmed: true } : claimed));
+      // Written without reading it first (one round trip): only the claimant confirms, and a confirmed row is final whoever wrote it.
+      await options.store.set(rowKey(String(rawId)), { at: now(), by: claimant, confirmed: true }, options.ttlMs);
     },
     async release(rawId) {
       const id = String(rawId);

@@ -36,6 +36,18 @@ describe.skipIf(!up)(`postgres store${skip ? ` (skipped: ${skip})` : ''}`, () =>
     await second.close();
   });
 
+  it('updates keys and values holding quotes, backslashes, dollar quotes, semicolons and any Unicode as they are', async () => {
+    const store = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const awkward = `it's a \\ back'slash; $$ $tag$ "quoted" \n 你好 🙂 E'x' --comment`;
+    const namespace = store.namespace<{ readonly text: string; readonly count: number }>(`odd'name;${awkward}`);
+    await namespace.update(awkward, () => ({ text: awkward, count: 1 }));
+    await namespace.update(awkward, (current) => (current ? { ...current, count: current.count + 1 } : current), 60_000);
+    expect(await namespace.get(awkward)).toEqual({ text: awkward, count: 2 });
+    expect(await namespace.update(awkward, () => undefined)).toBeUndefined();
+    expect(await namespace.get(awkward)).toBeUndefined();
+    await store.close();
+  });
+
   it('refuses an unreachable server with one clear error instead of hanging', async () => {
     await expect(createStore({ url: 'postgres://postgres@127.0.0.1:1/none', dataDir: '.', probeTimeoutMs: 1000 })).rejects.toThrow(/The store \(postgres .*\) is not usable/);
   });
