@@ -4,6 +4,7 @@ import { formatReset, wordsOf } from '../budgets/describe-budget.js';
 import { createShortId } from '../events/create-id.js';
 import type { TurnResumed } from '../events/inbound-event.js';
 import type { ChatMessage } from '../model/chat-message.js';
+import { countResumptionStart } from './count-resumption-start.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
@@ -16,7 +17,8 @@ import type { TurnScope } from './turn-scope.js';
  *
  * Safe to run again after a crash at any point: the suspension is removed, and the approval marked
  * done, only once the turn has finished; calls that ran are found by the replay guard (by the
- * resumption's id and their position), never run twice.
+ * resumption's id and their position), never run twice. Each start is counted before it runs, and a
+ * resumption interrupted too often is parked instead of run again (countResumptionStart).
  */
 export async function resumeTurn(deps: RuntimeDependencies, event: TurnResumed): Promise<void> {
   try {
@@ -32,6 +34,10 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
     deps.logger.debug({ suspensionId }, 'nothing to resume (already resumed)');
     return;
   }
+  if (suspended.parkedAt !== undefined) {
+    deps.logger.debug({ suspensionId }, 'resumption parked; it waits for an operator (/parked retry)');
+    return;
+  }
   if (suspended.kind === 'budget') {
     await resumeHeldTurn(deps, suspended);
     return;
@@ -41,15 +47,18 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   if (suspended.kind === 'approval') {
     const approval = await deps.approvals.get(suspended.id);
     if (approval?.status === 'pending') return;
-    if (approval && !(await deps.approvals.claimResumption(approval.id, deps.instanceId))) {
+    const start = await countResumptionStart(deps, suspended, approval);
+    if (start === 'over') {
       // Its turn finished before; only the suspension's removal was lost.
       await deps.suspensions.delete(suspended.id);
       return;
     }
+    if (start === 'parked') return;
     if (approval?.status === 'approved') approvedOnce = approval.argumentsHash;
     else firstResult = refusalText(approval);
   } else {
     if (suspended.answer === undefined) return;
+    if ((await countResumptionStart(deps, suspended, undefined)) !== 'run') return;
     firstResult = `The person (${suspended.answeredBy ?? suspended.userName}) answered: ${suspended.answer}`;
     await deps.openQuestions.update(suspended.sessionKey, (current) => (current === suspended.id ? undefined : current));
   }
@@ -79,6 +88,8 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
   let queued = 0;
   for (const [id, suspended] of await deps.suspensions.entries()) {
     if (deps.resumeRequests.isQueued(id)) continue;
+    // Parked after repeated interruptions: it waits for an operator's retry, never for a sweep.
+    if (suspended.parkedAt !== undefined) continue;
     if (suspended.kind === 'question' && suspended.answer === undefined) continue;
     if (suspended.kind !== 'question') {
       const approval = await deps.approvals.get(id);
@@ -102,10 +113,12 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
 async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudget): Promise<void> {
   const approval = await deps.approvals.get(held.id);
   if (approval?.status === 'pending') return;
-  if (approval && !(await deps.approvals.claimResumption(approval.id, deps.instanceId))) {
+  const start = await countResumptionStart(deps, held, approval);
+  if (start === 'over') {
     await deps.suspensions.delete(held.id);
     return;
   }
+  if (start === 'parked') return;
   const scope = scopeFrom(deps, held);
   if (approval?.status === 'approved') {
     await deps.budgets?.settleCard(held.budget, 'continued', approval.decidedBy);

@@ -71,6 +71,8 @@ export type RuntimeDependencies = {
   readonly smartApprovals?: { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
   /** Turns set aside after repeated interruptions, for `/parked` (approvers only); absent in runtimes built without them. */
   readonly parkedTurns?: TurnParking;
+  /** Interrupted starts after which a resumption is parked instead of run again (`bus.parkAfterInterruptions`, default 2). */
+  readonly parkAfterInterruptions?: number;
   /** Turns a message's photos, voice notes and files into model input; without it the model is told only that they exist. */
   readonly readAttachments?: AttachmentReader;
 };

@@ -10,6 +10,7 @@ import { createSessionHistory, type SessionHistory, type SessionRecord } from '.
 import { createApprovalsService } from '../approvals/approvals-service.js';
 import { createApprovalGate, type HardBlock } from '../approvals/create-approval-gate.js';
 import { createGrantStore, type Grant } from '../approvals/grants.js';
+import { createParkedResumptions } from '../approvals/parked-resumptions.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import { createResumeRequests } from '../agent/resume-requests.js';
@@ -140,7 +141,10 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     logger,
     notify: { outbox, messagesFor: (channel) => messagesFor(channel), turnFinished: (report) => telemetry.emitTurnFinished(report) },
     delivered,
-    requeued: () => void events.intake.redrive().catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it')),
+    resumptions: createParkedResumptions({ approvals: store.namespace<PendingApproval>('approvals'), suspensions: store.namespace<SuspendedTurn>('suspended-turns'), now }),
+    // A retried message goes back through the journal, a retried resumption through the resumption sweep.
+    requeued: () =>
+      void Promise.all([events.intake.redrive(), runtime.resumeSettled()]).catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it')),
   });
   let events: Awaited<ReturnType<typeof openEventBus>>;
   try {
@@ -303,6 +307,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       smartApprovals: smart.smartApprovals,
       budgets: budgets.control,
       parkedTurns: parking,
+      parkAfterInterruptions: config.bus.parkAfterInterruptions,
     },
     { numberedApprovalChannels: new Set([...traits].filter(([, declared]) => declared.approvals?.style === 'numbered').map(([name]) => name)) },
   );

@@ -1,5 +1,8 @@
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { createParkedResumptions } from '../approvals/parked-resumptions.js';
+import type { PendingApproval } from '../approvals/pending-approval.js';
+import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import { loadConfig } from '../config/load-config.js';
 import type { InboundEvent } from '../events/inbound-event.js';
@@ -31,7 +34,7 @@ function summaryOf(event: InboundEvent): string {
 
 /**
  * `npm run parked`: turns set aside after repeated interruptions, from the store. `show <id>` prints one as JSON;
- * `retry <id>` puts it back in the journal with its start count reset (a running agent runs it on its next sweep,
+ * `retry <id>` puts it back (a message in the journal, a resumption with its approval) with its start count reset (a running agent runs it on its next sweep,
  * within 15 s, or at its next start); `drop <id>` forgets it. Retries and drops are audited. Needs no model key.
  */
 export async function runParked(parsed: ParsedArguments, output: Output = process.stdout, errors: Output = process.stderr): Promise<number> {
@@ -53,6 +56,7 @@ export async function runParked(parsed: ParsedArguments, output: Output = proces
       parked: createParkedTurns(store.namespace<ParkedTurn>('parked-turns')),
       journal: createInboundJournal(store.namespace<JournalEntry>('inbound-journal')),
       delivered: createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000),
+      resumptions: createParkedResumptions({ approvals: store.namespace<PendingApproval>('approvals'), suspensions: store.namespace<SuspendedTurn>('suspended-turns') }),
       audit: (entry) => audit.record(entry),
     });
     const by = `cli:${operatorName()}`;
@@ -66,7 +70,7 @@ export async function runParked(parsed: ParsedArguments, output: Output = proces
       }
       case 'retry':
         if (!(await parking.retry(key, by))) return notFound(errors, key);
-        output.write(`Parked turn ${key} is back in the journal: a running agent runs it within one sweep (15 s), a stopped one at its next start.\n`);
+        output.write(`Parked turn ${key} is queued again with its start count reset: a running agent runs it within one sweep (15 s), a stopped one at its next start.\n`);
         return 0;
       case 'drop':
         if (!(await parking.drop(key, by))) return notFound(errors, key);

@@ -23,6 +23,13 @@ export type DecisionRefusal = {
 /** The outcome of a decision attempt: taken exactly once, or refused. */
 export type DecisionResult = { readonly ok: true; readonly approval: PendingApproval } | DecisionRefusal;
 
+/**
+ * What a claim on a decided approval's resumption found: `claimed` (this start is counted in `starts`), `over`
+ * (still pending, its turn done, or the record gone: nothing to resume) or `exhausted` (already started `starts`
+ * times without finishing, as many as `parkAfter` allows: not claimed, the caller parks it).
+ */
+export type ResumptionClaim = { readonly outcome: 'claimed' | 'exhausted'; readonly starts: number } | { readonly outcome: 'over' };
+
 /** Pending approvals with exactly-once decisions, grants and expiry. */
 export interface ApprovalsService {
   open(input: ApprovalRequestInput): Promise<PendingApproval>;
@@ -42,11 +49,12 @@ export interface ApprovalsService {
   /** The newest pending approval whose card was shown in this chat (WeChat's numbered replies). */
   latestPendingIn(target: Target): Promise<PendingApproval | undefined>;
   /**
-   * Claims the resumption of a decided approval for this process: true unless it is still pending or its
-   * turn is done. A `resuming` claim is taken over: within a process the session lane already runs one
-   * resumption at a time, and a claim left by a process that died must not block the turn for ever.
+   * Claims the resumption of a decided approval for this process and counts the start, in one compare-and-set. A
+   * `resuming` claim is taken over: within a process the session lane already runs one resumption at a time, and a
+   * claim left by a process that died must not block the turn for ever; but one already started `parkAfter` times
+   * (`bus.parkAfterInterruptions`; no limit when absent) is not: the resumption is `exhausted`.
    */
-  claimResumption(id: string, instanceId: string): Promise<boolean>;
+  claimResumption(id: string, instanceId: string, options?: { readonly parkAfter?: number }): Promise<ResumptionClaim>;
   /** Marks the resumed turn done: the approval's lifecycle is over. */
   finishResumption(id: string, instanceId: string): Promise<void>;
   /** Marks every pending approval past its expiry as expired; returns those it changed. */
@@ -177,14 +185,19 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
         .filter((approval) => approval.cards.some((card) => card.target.channel === target.channel && card.target.chatId === target.chatId))
         .at(-1);
     },
-    async claimResumption(id, instanceId) {
-      let claimed = false;
+    async claimResumption(id, instanceId, claimOptions = {}) {
+      let claim: ResumptionClaim = { outcome: 'over' };
       await options.approvals.update(id, (current) => {
         if (!current || current.status === 'pending' || current.resumption?.state === 'done') return current;
-        claimed = true;
-        return { ...current, resumption: { state: 'resuming', by: instanceId, at: now().toISOString() } };
+        const started = current.resumption?.state === 'resuming' ? (current.resumption.starts ?? 1) : 0;
+        if (claimOptions.parkAfter !== undefined && started >= claimOptions.parkAfter) {
+          claim = { outcome: 'exhausted', starts: started };
+          return current;
+        }
+        claim = { outcome: 'claimed', starts: started + 1 };
+        return { ...current, resumption: { state: 'resuming', by: instanceId, at: now().toISOString(), starts: started + 1 } };
       });
-      return claimed;
+      return claim;
     },
     async finishResumption(id, instanceId) {
       await options.approvals.update(id, (current) => (current ? { ...current, resumption: { state: 'done', by: instanceId, at: now().toISOString() } } : current));

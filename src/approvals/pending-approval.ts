@@ -15,6 +15,11 @@ export type ApprovalResumption = {
   /** The process that claimed it (a claim by an earlier process is stale after a restart). */
   readonly by: string;
   readonly at: string;
+  /**
+   * While `resuming`: how many times the resumption was started, counted in the claim before each start, so a start
+   * that killed its process is counted. Absent on claims written before it was counted (read as 1).
+   */
+  readonly starts?: number;
 };
 
 /** A tool call waiting for a person, as stored. */

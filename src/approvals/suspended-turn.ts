@@ -22,6 +22,13 @@ type SuspendedTurnBase = {
   readonly billedTo?: string;
   readonly causationId?: string;
   readonly createdAt: string;
+  /**
+   * Starts of its resumption when no approval claim counts them (answered questions; an approval whose record is
+   * gone): counted here before each start, so a start that killed its process is counted.
+   */
+  readonly resumeStarts?: number;
+  /** Set when its resumption was parked (interrupted too often): no sweep resumes it until `/parked retry` clears it. */
+  readonly parkedAt?: string;
 };
 
 /** A turn waiting on a tool call: for a person's approval, or for the answer to an `ask_user` question. */

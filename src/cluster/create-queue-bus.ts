@@ -172,7 +172,9 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     const event: InboundEvent = job.retryCount > 0 ? { ...job.data.event, redelivered: true } : job.data.event;
     try {
       const { quarantine } = options;
-      if (quarantine && job.retryCount >= quarantine.after) {
+      // A resumption counts its own starts in its approval or suspension (any instance's sweep may queue it again as a
+      // new job), and parks itself: its job's retries are not a count of it.
+      if (quarantine && job.retryCount >= quarantine.after && event.type !== 'turn-resumed') {
         logger.error({ jobId: job.id, eventId: event.id, sessionKey: event.sessionKey, attempts: job.retryCount }, 'inbound event parked: its turn was interrupted too often to run again');
         await quarantine.park({ event, attempts: job.retryCount, reason: describeInterruptions(job.retryCount) });
         await boss.complete(queue, attempt);

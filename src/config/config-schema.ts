@@ -283,7 +283,7 @@ export const configSchema = z.strictObject({
         .min(1)
         .default(2)
         .describe(
-          'A message whose turn was interrupted this many times (the process died, or the turn failed, while it ran) is parked instead of run again: the person is told once, `npm run parked` and `/parked` list, retry or drop it.',
+          'A message, or a resumed turn (after an approval or an answer), whose processing was interrupted this many times (the process died, or the turn failed, while it ran) is parked instead of run again: the person is told once, `npm run parked` and `/parked` list, retry or drop it.',
         ),
     })
     .prefault({}),

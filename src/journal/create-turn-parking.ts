@@ -27,6 +27,17 @@ export interface TurnParking {
   summary(): Promise<ParkedSummary>;
 }
 
+/**
+ * Parked resumptions (`turn-resumed`) are not journal rows: their turn lives in the suspended-turn and approval
+ * records, which this puts back or ends (src/approvals/parked-resumptions.ts).
+ */
+export interface ResumptionControl {
+  /** Resets the resumption's start count and clears its parked mark: the next sweep continues the turn. */
+  retry(suspensionId: string): Promise<void>;
+  /** Ends the resumption for good (approval marked done, suspension removed): no sweep picks it up again. */
+  drop(suspensionId: string, by: string): Promise<void>;
+}
+
 /** What parking is built from; the command line passes no outbox (nobody is told) and no `requeued`. */
 export type TurnParkingOptions = {
   readonly parked: ParkedTurns;
@@ -42,10 +53,13 @@ export type TurnParkingOptions = {
   readonly delivered?: Pick<DeliveredReplies, 'has' | 'forget'>;
   /** Called after a retry put an event back (the app re-drives at once instead of at the next sweep). */
   readonly requeued?: () => void;
+  /** Retries and drops parked resumptions; without it (runtimes with events only) they cannot be retried or dropped. */
+  readonly resumptions?: ResumptionControl;
 };
 
-/** Whether a person waits for an answer in the event's chat: scheduled runs and resumptions tell nobody. */
+/** Whether a person waits for an answer in the event's chat: scheduled runs (and their resumptions) tell nobody. */
 function hasWaitingPerson(event: InboundEvent): boolean {
+  if (event.type === 'turn-resumed') return event.origin !== 'schedule';
   return event.type === 'message-received' || event.type === 'action-clicked';
 }
 
@@ -80,15 +94,24 @@ export function createTurnParking(options: TurnParkingOptions): TurnParking {
     async retry(id, by) {
       const turn = await parked.get(id);
       if (!turn) return undefined;
-      // Into the journal first: a crash in between leaves it both parked and queued, never lost.
-      await options.delivered?.forget(turn.event.id);
-      await journal.record(turn.event, 0);
+      const { event } = turn;
+      if (event.type === 'turn-resumed' && !options.resumptions) return undefined;
+      // Put back first: a crash in between leaves it both parked and queued, never lost.
+      await options.delivered?.forget(event.id);
+      if (event.type === 'turn-resumed') await options.resumptions?.retry(event.suspensionId);
+      else await journal.record(event, 0);
       await parked.remove(id);
       options.audit({ kind: 'turn-retried', traceId: turn.event.traceId, sessionKey: turn.event.sessionKey, channel: turn.event.channel, decidedBy: by, outcome: `retried:${id}` });
       options.requeued?.();
       return turn;
     },
     async drop(id, by) {
+      const found = await parked.get(id);
+      if (found?.event.type === 'turn-resumed') {
+        if (!options.resumptions) return undefined;
+        // Ended first: a crash in between leaves a parked record whose drop can be done again, never a live resumption.
+        await options.resumptions.drop(found.event.suspensionId, by);
+      }
       const turn = await parked.remove(id);
       if (turn) options.audit({ kind: 'turn-dropped', traceId: turn.event.traceId, sessionKey: turn.event.sessionKey, channel: turn.event.channel, decidedBy: by, outcome: `dropped:${id}` });
       return turn;

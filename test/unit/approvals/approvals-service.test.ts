@@ -380,15 +380,26 @@ describe('approval resumption: decided → resuming → done', () => {
   it('is claimed only once decided, can be taken over after a crash, and never after it is done', async () => {
     const harness = await createHarness();
     const approval = await harness.service.open(requestInput());
-    expect(await harness.service.claimResumption(approval.id, 'process-1')).toBe(false);
+    expect(await harness.service.claimResumption(approval.id, 'process-1')).toEqual({ outcome: 'over' });
     await harness.service.decide({ id: approval.id, ...decider('1') });
-    expect(await harness.service.claimResumption(approval.id, 'process-1')).toBe(true);
-    expect((await harness.service.get(approval.id))?.resumption).toMatchObject({ state: 'resuming', by: 'process-1' });
+    expect(await harness.service.claimResumption(approval.id, 'process-1')).toEqual({ outcome: 'claimed', starts: 1 });
+    expect((await harness.service.get(approval.id))?.resumption).toMatchObject({ state: 'resuming', by: 'process-1', starts: 1 });
     // process-1 died mid-resumption: the restarted process takes the claim over.
     const restarted = harness.service;
-    expect(await restarted.claimResumption(approval.id, 'process-2')).toBe(true);
+    expect(await restarted.claimResumption(approval.id, 'process-2')).toEqual({ outcome: 'claimed', starts: 2 });
     await restarted.finishResumption(approval.id, 'process-2');
-    expect(await restarted.claimResumption(approval.id, 'process-3')).toBe(false);
+    expect(await restarted.claimResumption(approval.id, 'process-3')).toEqual({ outcome: 'over' });
     expect((await restarted.get(approval.id))?.resumption?.state).toBe('done');
+  });
+
+  it('counts each start in the claim and, once started parkAfter times without finishing, is exhausted rather than claimed', async () => {
+    const harness = await createHarness();
+    const approval = await harness.service.open(requestInput());
+    await harness.service.decide({ id: approval.id, ...decider('1') });
+    expect(await harness.service.claimResumption(approval.id, 'process-1', { parkAfter: 2 })).toEqual({ outcome: 'claimed', starts: 1 });
+    expect(await harness.service.claimResumption(approval.id, 'process-2', { parkAfter: 2 })).toEqual({ outcome: 'claimed', starts: 2 });
+    expect(await harness.service.claimResumption(approval.id, 'process-3', { parkAfter: 2 })).toEqual({ outcome: 'exhausted', starts: 2 });
+    // Not taken: the claim stays as the second start left it.
+    expect((await harness.service.get(approval.id))?.resumption).toMatchObject({ state: 'resuming', by: 'process-2', starts: 2 });
   });
 });

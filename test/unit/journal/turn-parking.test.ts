@@ -2,7 +2,7 @@
 // namespaces; "it dies" is dropping them with a turn unfinished (the handler never returns).
 import { afterEach, describe, expect, it } from 'vitest';
 import { createInProcessBus } from '../../../src/bus/create-in-process-bus.js';
-import type { InboundEvent, MessageReceived, ScheduleFired } from '../../../src/events/inbound-event.js';
+import type { InboundEvent, MessageReceived, ScheduleFired, TurnResumed } from '../../../src/events/inbound-event.js';
 import type { OutboundEvent } from '../../../src/events/outbound-event.js';
 import type { TurnFinished } from '../../../src/events/outbox.js';
 import { messagesFor } from '../../../src/i18n/messages.js';
@@ -229,5 +229,47 @@ describe('parking a turn that keeps killing its process', () => {
     expect(await last.intake.redrive()).toBe(0);
     expect((await last.parking.list()).map((turn) => turn.event.id)).toEqual(['again']);
     expect(world2.said).toHaveLength(2);
+  });
+});
+
+describe('parking a resumed turn', () => {
+  function resumption(suspensionId: string, origin: TurnResumed['origin']): TurnResumed {
+    return { type: 'turn-resumed', id: `resume-${suspensionId}`, traceId: 't', at: new Date(0).toISOString(), channel: 'telegram', chatId: '1', threadId: '9', messageId: 'm-1', sessionKey: 'telegram:1', origin, unattended: origin !== 'user', suspensionId };
+  }
+
+  it("tells the origin chat (in its thread) of a person's resumption, nobody of a scheduled one; retry and drop go to the resumption's records, not the journal", async () => {
+    const world = await openWorld();
+    const calls: string[] = [];
+    const parking = createTurnParking({
+      parked: createParkedTurns(world.parkedRows),
+      journal: createInboundJournal(world.journalRows),
+      audit: (entry) => world.audited.push(entry),
+      notify: {
+        outbox: {
+          send: async (event) => {
+            world.said.push(event);
+            return { ok: true };
+          },
+        },
+        messagesFor: () => messagesFor('en'), turnFinished: (report) => world.finished.push(report) },
+      resumptions: { retry: async (id) => void calls.push(`retry ${id}`), drop: async (id, by) => void calls.push(`drop ${id} by ${by}`) },
+    });
+    await parking.park({ event: resumption('approval-1', 'user'), attempts: 2, reason: 'test' });
+    await parking.park({ event: resumption('job-approval', 'schedule'), attempts: 2, reason: 'test' });
+    expect(world.said).toEqual([
+      { type: 'reply', target: { channel: 'telegram', chatId: '1', threadId: '9', replyToMessageId: 'm-1' }, text: 'I could not process your last message; it has been set aside.', kind: 'final', causationId: 'resume-approval-1' },
+    ]);
+    expect(await parking.retry(parkedTurnIdOf('resume-approval-1'), 'cli:ops')).toMatchObject({ event: { suspensionId: 'approval-1' } });
+    expect(await parking.drop(parkedTurnIdOf('resume-job-approval'), 'telegram:7')).toMatchObject({ event: { suspensionId: 'job-approval' } });
+    expect(calls).toEqual(['retry approval-1', 'drop job-approval by telegram:7']);
+    expect(await world.journalRows.entries()).toEqual([]);
+    expect(await parking.list()).toEqual([]);
+
+    // Built without the resumptions' records (events only), a parked resumption is neither retried nor dropped.
+    const eventsOnly = createTurnParking({ parked: createParkedTurns(world.parkedRows), journal: createInboundJournal(world.journalRows), audit: () => undefined });
+    await eventsOnly.park({ event: resumption('approval-2', 'user'), attempts: 2, reason: 'test' });
+    expect(await eventsOnly.retry(parkedTurnIdOf('resume-approval-2'), 'cli:ops')).toBeUndefined();
+    expect(await eventsOnly.drop(parkedTurnIdOf('resume-approval-2'), 'cli:ops')).toBeUndefined();
+    expect(await eventsOnly.list()).toHaveLength(1);
   });
 });
