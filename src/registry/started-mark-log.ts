@@ -52,6 +52,8 @@ export function openStartedMarkLog(options: StartedMarkLogOptions): StartedMarkL
   // The recovered marks stay in the file (it is opened for appending) until they are settled.
   let descriptor = openSync(options.file, 'a');
   let bytes = fstatSync(descriptor).size;
+  // Once closed, the descriptor's number may belong to another file: nothing may write or close it again.
+  let closed = false;
 
   function rewrite(): void {
     const next = `${options.file}.next`;
@@ -64,6 +66,7 @@ export function openStartedMarkLog(options: StartedMarkLogOptions): StartedMarkL
 
   return {
     append(key, expiresAt) {
+      if (closed) throw new EchoError('store-write-failed', 'The started mark could not be written: the mark file is closed (the agent is stopping).');
       // A write that fits in the file's last page succeeds on a full disk: check the room first, so a full disk
       // refuses the call as the store would (whose result could not be saved either).
       let free: number;
@@ -86,7 +89,7 @@ export function openStartedMarkLog(options: StartedMarkLogOptions): StartedMarkL
     settle(key) {
       if (!pending.delete(key)) return;
       earlier.delete(key);
-      if (bytes < emptyAboveBytes) return;
+      if (closed || bytes < emptyAboveBytes) return;
       try {
         // Nothing pending: every line is settled, the file can be empty. Appends go to the new end (O_APPEND).
         if (pending.size === 0) {
@@ -100,6 +103,8 @@ export function openStartedMarkLog(options: StartedMarkLogOptions): StartedMarkL
     isPending: (key) => pending.has(key),
     recovered: () => [...earlier].map((key) => ({ key, expiresAt: pending.get(key) ?? 0 })),
     close() {
+      if (closed) return;
+      closed = true;
       try {
         if (pending.size === 0) ftruncateSync(descriptor);
       } catch {
