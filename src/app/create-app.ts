@@ -128,7 +128,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       telemetry.emitAudit(entry);
     },
   };
-  const budgets = createBudgets({ config, store, telemetry, audit, logger, now });
+  const budgets = await createBudgets({ config, store, telemetry, audit, logger, now });
   const model = budgets.meter(modelResult.model);
   const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000);
   const outbox = createOutbox({ logger, isClaimHeld, onFinalDelivered: (eventId) => delivered.record(eventId) });
