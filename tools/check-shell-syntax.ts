@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { getProcessor, LangVariant } from 'sh-syntax';
+import type { LangVariant } from 'sh-syntax';
 
 // The WebAssembly global, typed here: this project's TypeScript libs do not declare it.
 type WebAssemblyApi = { compile(bytes: Uint8Array): Promise<object>; instantiate(module: object, imports: object): Promise<object> };
@@ -13,7 +13,16 @@ const compileParser = (): Promise<object> => {
   return compiled;
 };
 const instantiate = async (imports: object) => webAssembly.instantiate(await compileParser(), imports);
-const processor = getProcessor(instantiate as unknown as Parameters<typeof getProcessor>[0]);
+// sh-syntax loads with the first command checked: an agent that never runs exec never loads it.
+type Parser = { readonly parse: (command: string, options: { readonly variant: LangVariant; readonly keepComments: boolean }) => Promise<unknown>; readonly posix: LangVariant };
+let parser: Promise<Parser> | undefined;
+const loadParser = (): Promise<Parser> => {
+  parser ??= import('sh-syntax').then(({ getProcessor, LangVariant: variants }) => ({
+    parse: getProcessor(instantiate as unknown as Parameters<typeof getProcessor>[0]),
+    posix: variants.LangPOSIX,
+  }));
+  return parser;
+};
 
 /**
  * Parses a command as POSIX shell (what /bin/sh runs) with mvdan/sh compiled to WebAssembly, and
@@ -21,8 +30,10 @@ const processor = getProcessor(instantiate as unknown as Parameters<typeof getPr
  * before it runs, so the deny-list never reads a command differently from the shell.
  */
 export async function describeShellSyntaxError(command: string): Promise<string | undefined> {
+  // Outside the try: a parser that cannot load is a broken install, not a command with a syntax error.
+  const { parse, posix } = await loadParser();
   try {
-    await processor(command, { variant: LangVariant.LangPOSIX, keepComments: false });
+    await parse(command, { variant: posix, keepComments: false });
     return undefined;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,4 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
-import { createCliChannel } from './cli-channel.js';
 
 /** The terminal, for `npm run chat`: the smallest channel, and the example to copy for a new one. */
 export const cliAdapter: ChannelAdapter = {
@@ -14,6 +13,8 @@ export const cliAdapter: ChannelAdapter = {
   async wire(context) {
     const terminal = context.terminal;
     if (!terminal) return { on: false, name: 'cli', reason: 'no terminal' };
+    // Loaded only for `npm run chat`: a server never loads the terminal channel (nor its Markdown renderer).
+    const { createCliChannel } = await import('./cli-channel.js');
     const channel = createCliChannel({ input: terminal.input, output: terminal.output, messages: context.messagesFor('cli'), userName: terminal.userName });
     return { on: true, channel, detail: 'terminal', finished: channel.inputEnded };
   },

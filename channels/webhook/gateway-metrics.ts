@@ -5,6 +5,17 @@ import type { Telemetry } from '../../src/telemetry/telemetry.js';
 
 const maxToolLabels = 100;
 
+/** One label set's model usage since start. */
+type UsageSums = {
+  readonly labels: { readonly model: string; readonly channel: string; readonly origin: string };
+  calls: number;
+  inputTokens: number;
+  cachedInputTokens: number;
+  outputTokens: number;
+  /** Undefined until a priced call: unpriced models have no cost series. */
+  cost: number | undefined;
+};
+
 /** The gateway's Prometheus metrics, fed from telemetry; a registry of its own, not prom-client's global one. */
 export type GatewayMetrics = {
   readonly contentType: string;
@@ -23,10 +34,49 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
   const turns = new Counter({ name: 'echo_turns_total', help: 'Turns finished, by status.', labelNames: ['status'] as const, registers });
   const toolCalls = new Counter({ name: 'echo_tool_calls_total', help: 'Tool executions, by tool and outcome.', labelNames: ['tool', 'outcome'] as const, registers });
   const approvals = new Counter({ name: 'echo_approvals_total', help: 'Approval events, by kind and outcome.', labelNames: ['kind', 'outcome'] as const, registers });
+  // Model usage is added up in plain numbers per label set and handed to prom-client only when /metrics is read:
+  // its per-call label objects and hash strings, under load, were most of what a turn left for the old generation.
+  const usage = new Map<string, UsageSums>();
   const usageLabels = ['model', 'channel', 'origin'] as const;
-  const modelTokens = new Counter({ name: 'echo_model_tokens_total', help: 'Tokens model calls used, by model, channel, origin and kind (input, cached_input, output).', labelNames: [...usageLabels, 'kind'] as const, registers });
-  const modelCost = new Counter({ name: 'echo_model_cost_total', help: 'Cost of model calls in the currency of the price table (priced models only), by model, channel and origin.', labelNames: usageLabels, registers });
-  const modelCalls = new Counter({ name: 'echo_model_calls_total', help: 'Answered model calls, by model, channel and origin.', labelNames: usageLabels, registers });
+  const reportUsage = (counter: Counter<(typeof usageLabels)[number]>, amount: (sums: UsageSums) => number | undefined) => {
+    counter.reset();
+    for (const sums of usage.values()) {
+      const value = amount(sums);
+      if (value !== undefined) counter.inc(sums.labels, value);
+    }
+  };
+  new Counter({
+    name: 'echo_model_tokens_total',
+    help: 'Tokens model calls used, by model, channel, origin and kind (input, cached_input, output).',
+    labelNames: [...usageLabels, 'kind'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const sums of usage.values()) {
+        this.inc({ ...sums.labels, kind: 'input' }, sums.inputTokens);
+        this.inc({ ...sums.labels, kind: 'cached_input' }, sums.cachedInputTokens);
+        this.inc({ ...sums.labels, kind: 'output' }, sums.outputTokens);
+      }
+    },
+  });
+  new Counter({
+    name: 'echo_model_cost_total',
+    help: 'Cost of model calls in the currency of the price table (priced models only), by model, channel and origin.',
+    labelNames: usageLabels,
+    registers,
+    collect() {
+      reportUsage(this, (sums) => sums.cost);
+    },
+  });
+  new Counter({
+    name: 'echo_model_calls_total',
+    help: 'Answered model calls, by model, channel and origin.',
+    labelNames: usageLabels,
+    registers,
+    collect() {
+      reportUsage(this, (sums) => sums.calls);
+    },
+  });
   const requests = new Counter({ name: 'echo_gateway_requests_total', help: 'HTTP gateway requests, by route and status.', labelNames: ['route', 'status'] as const, registers });
   const latency = new Histogram({
     name: 'echo_turn_duration_seconds',
@@ -86,12 +136,17 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
       else approvals.inc({ kind: entry.kind, outcome: entry.outcome });
     }),
     options.telemetry.onModelUsage((report) => {
-      const labels = { model: report.model, channel: report.channel, origin: report.origin };
-      modelCalls.inc(labels);
-      modelTokens.inc({ ...labels, kind: 'input' }, report.inputTokens);
-      modelTokens.inc({ ...labels, kind: 'cached_input' }, report.cachedInputTokens);
-      modelTokens.inc({ ...labels, kind: 'output' }, report.outputTokens);
-      if (report.cost !== undefined) modelCost.inc(labels, report.cost);
+      const key = `${report.model}\n${report.channel}\n${report.origin}`;
+      let sums = usage.get(key);
+      if (sums === undefined) {
+        sums = { labels: { model: report.model, channel: report.channel, origin: report.origin }, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, cost: undefined };
+        usage.set(key, sums);
+      }
+      sums.calls += 1;
+      sums.inputTokens += report.inputTokens;
+      sums.cachedInputTokens += report.cachedInputTokens;
+      sums.outputTokens += report.outputTokens;
+      if (report.cost !== undefined) sums.cost = (sums.cost ?? 0) + report.cost;
     }),
     options.telemetry.onEventHandled((event) => latency.observe({ channel: event.channel, type: event.type, failed: String(event.failed) }, event.durationMs / 1000)),
   ];

@@ -1,11 +1,11 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
-import { createWechatChannel, type WechatChannelOptions } from './wechat-channel.js';
+import type { WechatChannelOptions } from './wechat-channel.js';
 
 /** Seams a test may set (a mock puppet, no pacing); config cannot set them. */
 export type WechatAdapterOverrides = Pick<WechatChannelOptions, 'puppet' | 'sendIntervalMs' | 'sendJitterMs' | 'reconnectDelayMs' | 'printQrCode'>;
 
-/** WeChat: on when `WECHAT_ENABLED` is true; wechaty itself loads only when the channel starts. Cards are answered with numbers. */
+/** WeChat: on when `WECHAT_ENABLED` is true; the channel loads only then, and wechaty itself only when it starts. Cards are answered with numbers. */
 export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): ChannelAdapter {
   return {
     name: 'wechat',
@@ -34,6 +34,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
             : 'WECHAT_ROOM_POLICY=open: any member of a listed room reaches the model',
         );
       }
+      const { createWechatChannel } = await import('./wechat-channel.js');
       const channel = createWechatChannel({
         settings,
         dataDir: config.storage.dataDir,

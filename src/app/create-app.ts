@@ -35,6 +35,7 @@ import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import type { ToolDefinition } from '../registry/define-tool.js';
 import { createAuditLog } from '../registry/audit-log.js';
 import { createReplayGuard } from '../registry/replay-guard.js';
+import { openStartedMarkLog } from '../registry/started-mark-log.js';
 import type { ToolServices } from '../registry/tool-context.js';
 import type { ToolResult } from '../registry/tool-outcome.js';
 import { createToolRegistry, type ToolRegistry } from '../registry/tool-registry.js';
@@ -128,7 +129,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       telemetry.emitAudit(entry);
     },
   };
-  const budgets = createBudgets({ config, store, telemetry, audit, logger, now });
+  const budgets = await createBudgets({ config, store, telemetry, audit, logger, now });
   const model = budgets.meter(modelResult.model);
   const delivered = createDeliveredReplies(store.namespace<number>('delivered-replies'), config.storage.dedupeHours * 60 * 60_000);
   const outbox = createOutbox({ logger, isClaimHeld, onFinalDelivered: (eventId) => delivered.record(eventId) });
@@ -191,13 +192,20 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
   const mcpServerNames = Object.keys(config.mcp.servers);
   const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox }) : undefined;
+  // A SQLite store's started marks go to a file beside it, one synchronous write each; what an earlier process left
+  // there moves into the store before any turn runs.
+  const replayGuard = createReplayGuard({
+    store: store.namespace<ToolResult>('idempotency'),
+    ...(store.localFile === undefined ? {} : { markLog: openStartedMarkLog({ file: `${store.localFile}-started` }) }),
+  });
+  await replayGuard.recover().catch((error: unknown) => logger.warn({ err: error }, 'started marks of the last run not moved to the store yet; the mark file still answers'));
   const tools = [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(options.extraTools ?? [])];
   const registryResult = createToolRegistry({
     tools,
     toolSource: mcp,
     onToolRejected: (name, reason) => logger.warn({ tool: name }, `tool not offered: ${reason}`),
     audit,
-    replayGuard: createReplayGuard({ store: store.namespace<ToolResult>('idempotency') }),
+    replayGuard,
     approvalHook: createApprovalGate({
       hardBlocks,
       require: config.approvals.require,
@@ -212,6 +220,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     onBackgroundError: (error, what) => logger.warn({ err: error }, `failed ${what}`),
   });
   if (!registryResult.ok) {
+    replayGuard.close();
     await events.close();
     await store.close();
     return { ok: false, error: registryResult.error };
@@ -269,6 +278,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const approvalRouteFor = createApprovalRouting(config, activeSurfaces);
   const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter });
   if (!smart.ok) {
+    replayGuard.close();
     await events.close();
     await store.close();
     return smart;
@@ -430,6 +440,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await mcp?.stop();
       await fileAudit.flush();
       await registry.flush();
+      replayGuard.close();
       await intake.flush();
       await budgets.control.ledger.flush();
       await budgets.close();

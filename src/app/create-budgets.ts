@@ -7,7 +7,6 @@ import { createUsageLedger } from '../budgets/create-usage-ledger.js';
 import { describeStop } from '../budgets/describe-budget.js';
 import { createPeriodClock } from '../budgets/usage-period.js';
 import type { UsageTotals } from '../budgets/usage-totals.js';
-import { createPostgresBudgetHolds } from '../cluster/create-postgres-budget-holds.js';
 import type { Config } from '../config/config-schema.js';
 import { messagesFor } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -32,7 +31,14 @@ const holdMarginMs = 60_000;
  * Builds the usage ledger (namespace `usage`), budget control (namespace `budget-state`), the reservations
  * (in memory; in PostgreSQL when the store is the cluster's) and the model meter from config.
  */
-export function createBudgets(options: { readonly config: Config; readonly store: Store; readonly telemetry: Telemetry; readonly audit: Pick<AuditLog, 'record'>; readonly logger: Logger; readonly now: () => Date }): Budgets {
+export async function createBudgets(options: {
+  readonly config: Config;
+  readonly store: Store;
+  readonly telemetry: Telemetry;
+  readonly audit: Pick<AuditLog, 'record'>;
+  readonly logger: Logger;
+  readonly now: () => Date;
+}): Promise<Budgets> {
   const { config } = options;
   const ledger = createUsageLedger({
     counters: options.store.namespace<UsageTotals>('usage'),
@@ -42,7 +48,10 @@ export function createBudgets(options: { readonly config: Config; readonly store
     onWriteFailed: (error) => options.logger.warn({ err: error }, 'usage counters could not be written; they are kept and retried'),
   });
   const ownHolds = createMemoryBudgetHolds();
-  const holds: BudgetHolds = isClusterStore(config.storage.url) ? createPostgresBudgetHolds({ url: config.storage.url ?? '', logger: options.logger.child({ component: 'budget-holds' }), fallback: ownHolds }) : ownHolds;
+  // The PostgreSQL client loads only in cluster mode: one process never pays for it.
+  const holds: BudgetHolds = isClusterStore(config.storage.url)
+    ? (await import('../cluster/create-postgres-budget-holds.js')).createPostgresBudgetHolds({ url: config.storage.url ?? '', logger: options.logger.child({ component: 'budget-holds' }), fallback: ownHolds })
+    : ownHolds;
   const control = createBudgetControl({
     config: config.budgets,
     ledger,

@@ -39,12 +39,25 @@ export type UsageLedgerOptions = {
   readonly onWriteFailed?: (error: unknown) => void;
 };
 
-type Cell = { stored: UsageTotals | undefined; loading?: Promise<void>; inFlight: UsageTotals | undefined; pending: UsageTotals | undefined };
+type Cell = {
+  stored: UsageTotals | undefined;
+  loading?: Promise<void>;
+  inFlight: UsageTotals | undefined;
+  pending: UsageTotals | undefined;
+  /** Used since the last pass that forgets idle counters (a second chance: the busy ones stay). */
+  recent?: boolean;
+};
 
 const dayMs = 24 * 60 * 60_000;
 // Months are sums of days: day counters are kept long enough for `npm run usage` to show last year's months.
 const keepDayCountersMs = 400 * dayMs;
 const maxWritesAtOnce = 16;
+/**
+ * Counters kept in memory once written and idle, the most recently used; older ones are read from the store again
+ * when needed. Without a bound every chat and person of the day stayed in memory until midnight (10,000 chats:
+ * about 5 MB, and a larger heap for the garbage collector to grow from).
+ */
+const keepIdleCounters = 4096;
 
 /**
  * Creates the ledger. Each day counter is one record changed by the store's `update` (its compare-and-set), so
@@ -74,6 +87,30 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     }
     return cell;
   };
+
+  /**
+   * Forgets counters past the bound, oldest first, among those with nothing to write or read and not used since
+   * the last pass (the clock algorithm: no reordering of the map on every call).
+   */
+  function forgetIdleCounters(): void {
+    if (cells.size <= keepIdleCounters) return;
+    for (const [key, cell] of cells) {
+      if (cells.size <= keepIdleCounters) break;
+      if (cell.recent === true) {
+        cell.recent = false;
+        continue;
+      }
+      const loading = cell.stored === undefined && cell.loading !== undefined;
+      if (cell.pending === undefined && cell.inFlight === undefined && !loading) cells.delete(key);
+    }
+    // Month sums before today are per counter too: the oldest go first (they are read again when needed).
+    for (const sums of [monthsBeforeToday, monthsBeforeTodayRead]) {
+      for (const key of sums.keys()) {
+        if (sums.size <= keepIdleCounters) break;
+        sums.delete(key);
+      }
+    }
+  }
 
   function write(key: string, cell: Cell): void {
     const delta = cell.pending;
@@ -112,6 +149,7 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
 
   function flushNow(): void {
     timer = undefined;
+    forgetIdleCounters();
     due = [...cells.entries()].filter(([, cell]) => cell.pending !== undefined).map(([key]) => key);
     startDue();
   }
@@ -197,6 +235,7 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       const call = totalsOfCall(entry.usage, cost);
       for (const key of counterKeysOfCall(entry.attribution, entry.model, periods.day)) {
         const cell = cellOf(key);
+        cell.recent = true;
         cell.pending = cell.pending === undefined ? call : addTotals(cell.pending, call);
       }
       schedule();

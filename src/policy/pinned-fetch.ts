@@ -1,5 +1,5 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
-import { Agent, fetch as undiciFetch, type RequestInit, type Response } from 'undici';
+import type { RequestInit, Response } from 'undici';
 import type { ResolvedAddress } from './network-policy.js';
 
 /** A response and the connection pool behind it; destroy the pool once the body is read or cancelled. */
@@ -14,6 +14,8 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  */
 export async function fetchPinned(request: { readonly url: string; readonly init: RequestInit; readonly pinnedAddress: ResolvedAddress | undefined }): Promise<PinnedResponse> {
   const { url, init, pinnedAddress } = request;
+  // Loaded with the first fetch: an agent whose tools never fetch never loads undici.
+  const { Agent, fetch: undiciFetch } = await import('undici');
   const agent = new Agent({
     connect: pinnedAddress === undefined ? {} : { lookup: (_hostname: string, options: LookupOptions, callback: LookupCallback) => answerLookup(pinnedAddress, options, callback) },
   });

@@ -1,4 +1,5 @@
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import type { StartedMarkLog } from './started-mark-log.js';
 import type { ToolResult } from './tool-outcome.js';
 
 /** A side-effect call that began and whose result is not recorded: it may or may not have happened. */
@@ -23,10 +24,31 @@ export interface ReplayGuard {
   remember(key: string, result: ToolResult): Promise<void>;
   /** Waits until every record given to `remember` is in the store (before the store closes). */
   flush(): Promise<void>;
+  /**
+   * Moves the started marks an earlier process left in the mark file into the store (where a result is not there
+   * already); resolves to how many it moved. Until then, and if the store refuses, the file still answers `find`.
+   */
+  recover(): Promise<number>;
+  /** Closes the mark file (after `flush`). */
+  close(): void;
 }
 
+/** Where the guard keeps its records. */
+export type ReplayGuardOptions = {
+  readonly store?: KeyValueNamespace<ToolResult>;
+  /**
+   * The write-ahead file for started marks, when the store is a file on this machine (SQLite): a mark is then one
+   * synchronous write instead of an awaited store round trip. Without it the mark goes to the store, awaited
+   * (PostgreSQL and Redis, where another process may resume the turn).
+   */
+  readonly markLog?: StartedMarkLog;
+  readonly capacity?: number;
+  readonly ttlMs?: number;
+};
+
 /** A bounded LRU in memory, backed by the store for 24 h so a restart does not forget. */
-export function createReplayGuard(options: { readonly store?: KeyValueNamespace<ToolResult>; readonly capacity?: number; readonly ttlMs?: number }): ReplayGuard {
+export function createReplayGuard(options: ReplayGuardOptions): ReplayGuard {
+  const { markLog } = options;
   const capacity = options.capacity ?? 5000;
   const ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
   const recent = new Map<string, ToolResult>();
@@ -48,13 +70,19 @@ export function createReplayGuard(options: { readonly store?: KeyValueNamespace<
         touch(key, cached);
         return cached;
       }
-      if (findOptions.memoryOnly) return undefined;
-      const stored = await options.store?.get(key);
-      if (stored) touch(key, stored);
-      return stored;
+      if (!findOptions.memoryOnly) {
+        const stored = await options.store?.get(key);
+        if (stored) {
+          touch(key, stored);
+          return stored;
+        }
+      }
+      // Begun (in this process or one before it) and its result not in the store yet: the mark is in the file.
+      return markLog?.isPending(key) ? startedMarker : undefined;
     },
     async markStarted(key) {
-      await options.store?.set(key, startedMarker, ttlMs);
+      if (markLog) markLog.append(key, Date.now() + ttlMs);
+      else await options.store?.set(key, startedMarker, ttlMs);
       touch(key, startedMarker);
     },
     async remember(key, result) {
@@ -64,12 +92,37 @@ export function createReplayGuard(options: { readonly store?: KeyValueNamespace<
       pending.add(write);
       try {
         await write;
+        // The result is in the store: the mark's line may go. (A failed write leaves it: after a restart the call is
+        // reported as begun with its outcome unknown, as the store's own mark would have said.)
+        markLog?.settle(key);
       } finally {
         pending.delete(write);
       }
     },
     async flush() {
       await Promise.allSettled([...pending]);
+    },
+    async recover() {
+      const { store } = options;
+      if (!markLog || !store) return 0;
+      let moved = 0;
+      await Promise.all(
+        markLog.recovered().map(async ({ key, expiresAt }) => {
+          const ttl = expiresAt - Date.now();
+          if (ttl > 0) {
+            await store.update(key, (current) => {
+              if (current !== undefined) return current;
+              moved += 1;
+              return startedMarker;
+            }, ttl);
+          }
+          markLog.settle(key);
+        }),
+      );
+      return moved;
+    },
+    close() {
+      markLog?.close();
     },
   };
 }

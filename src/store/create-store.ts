@@ -101,6 +101,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
   return {
     description,
+    ...(backend.localFile === undefined ? {} : { localFile: backend.localFile }),
     namespace,
     purgeExpired: () => guard.run('purging expired rows', () => backend.purgeExpired(Date.now())),
     countRows: () => guard.run('counting rows', () => backend.countRows()),

@@ -38,4 +38,6 @@ export interface Store {
   close(): Promise<void>;
   /** `sqlite:<file>` or `redis://host:port`, secrets masked. */
   readonly description: string;
+  /** The SQLite file, when the store is a file on this machine that only this process writes (not Redis, PostgreSQL or memory). */
+  readonly localFile?: string;
 }

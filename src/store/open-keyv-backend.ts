@@ -12,6 +12,8 @@ export type StoredRow = { readonly key: string; readonly value: unknown; readonl
 export type KeyvBackend = {
   readonly keyv: Keyv;
   readonly description: string;
+  /** The SQLite file (SQLite only). */
+  readonly localFile?: string;
   /** Rows whose key starts with `prefix`, expired ones included. */
   scan(prefix: string): Promise<readonly StoredRow[]>;
   /** Deletes rows whose expiry has passed; resolves to how many went. */
@@ -52,6 +54,7 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
   return {
     keyv,
     description: `sqlite ${file}`,
+    localFile: file,
     async scan(prefix) {
       // substr, not LIKE: namespace names contain `_` and `-`, which LIKE would read as patterns.
       const rows = (await query('SELECT key, value FROM keyv WHERE substr(key, 1, ?) = ?', [prefix.length, prefix])) as { key: string; value: string }[];

@@ -44,6 +44,31 @@ describe('the usage ledger over a real SQLite file', () => {
     expect((await first.list('month:2026-05')).find((row) => row.dimension === 'global')?.totals).toEqual(global?.totals);
   });
 
+  it('keeps only the most recently used counters in memory once written; the others are read again, still exact', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'echo-ledger-'));
+    store = await createStore({ dataDir: folder });
+    const periods = createPeriodClock({ timezone: 'UTC', now: () => new Date('2026-05-05T10:00:00Z') });
+    const ledger = createUsageLedger({ counters: store.namespace<UsageTotals>('usage'), prices: {}, periods, flushDelayMs: 60_000 });
+    const chats = 5000;
+    for (let index = 0; index < chats; index += 1) {
+      ledger.record({ attribution: { origin: 'user', sessionKey: `s${index}`, channel: 'telegram', chatId: `c${index}`, userId: `u${index}` }, model: 'm', usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens: 1 } });
+    }
+    await ledger.flush();
+    const last = { origin: 'user', sessionKey: 'last', channel: 'telegram', chatId: `c${chats - 1}`, userId: `u${chats - 1}` } as const;
+    ledger.record({ attribution: last, model: 'm', usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens: 1 } });
+    await ledger.flush();
+    const chat = (index: number) => ({ period: 'day:2026-05-05', dimension: 'chat', id: `telegram:c${index}` }) as const;
+    // Two counters per chat (its chat and its person): the first chats' went; the one used again and the shared ones stay.
+    expect(ledger.peek(chat(0))).toBeUndefined();
+    expect(ledger.peek(chat(chats - 1))).toMatchObject({ calls: 2 });
+    expect(ledger.peek({ period: 'day:2026-05-05', dimension: 'global', id: 'all' })).toMatchObject({ calls: chats + 1 });
+    expect(await ledger.totals(chat(0))).toMatchObject({ calls: 1, inputTokens: 1, outputTokens: 1 });
+    ledger.record({ attribution: { origin: 'user', sessionKey: 's0', channel: 'telegram', chatId: 'c0', userId: 'u0' }, model: 'm', usage: { inputTokens: 1, cachedInputTokens: 0, outputTokens: 1 } });
+    await ledger.flush();
+    expect(await ledger.totals(chat(0))).toMatchObject({ calls: 2, inputTokens: 2 });
+    expect(await store.namespace<UsageTotals>('usage').get('day:2026-05-05|chat|telegram:c0')).toMatchObject({ calls: 2 });
+  });
+
   it('sums a month from its days: earlier days from the store, today with what is not written yet', async () => {
     folder = mkdtempSync(join(tmpdir(), 'echo-ledger-'));
     store = await createStore({ dataDir: folder });

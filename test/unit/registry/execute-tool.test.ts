@@ -37,7 +37,10 @@ afterEach(async () => {
   harness = undefined;
 });
 
-async function harnessWith(tools: readonly ToolDefinition[], options: { approvalHook?: ApprovalHook; network?: 'public-only' | 'allow' | 'deny'; capabilityRules?: Record<string, 'allow' | 'deny' | 'ask'> } = {}) {
+async function harnessWith(
+  tools: readonly ToolDefinition[],
+  options: { approvalHook?: ApprovalHook; network?: 'public-only' | 'allow' | 'deny'; capabilityRules?: Record<string, 'allow' | 'deny' | 'ask'>; marks?: 'file' | 'store' } = {},
+) {
   harness = await createRegistryHarness({ tools, ...options });
   return harness;
 }
@@ -270,7 +273,7 @@ describe('registry.execute: the replay guard', () => {
     expect(message.runs).toHaveLength(2);
   });
 
-  it('says the outcome is unknown, and does not run again, when a call started in a process that died', async () => {
+  it.each(['file', 'store'] as const)('says the outcome is unknown, and does not run again, when a call started in a process that died (marks in the %s)', async (marks) => {
     let runs = 0;
     // A call that never finishes: the process "dies" while it runs, before any result is recorded.
     const hanging = defineTool({
@@ -286,7 +289,7 @@ describe('registry.execute: the replay guard', () => {
         return new Promise<never>(() => undefined);
       },
     });
-    const h = await harnessWith([hanging]);
+    const h = await harnessWith([hanging], { marks });
     const request = { ...requestFor(callOf('deploy', { target: 'prod' }, 'call-died'), ['deploy']), callKey: 'event-2#0' };
     void h.registry.execute(request);
     await vi.waitFor(() => expect(runs).toBe(1));

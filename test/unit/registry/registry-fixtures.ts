@@ -5,7 +5,8 @@ import type { ToolCall } from '../../../src/model/chat-message.js';
 import type { ApprovalHook } from '../../../src/registry/approval-hook.js';
 import { type AuditLog, createAuditLog } from '../../../src/registry/audit-log.js';
 import type { ToolDefinition } from '../../../src/registry/define-tool.js';
-import { createReplayGuard } from '../../../src/registry/replay-guard.js';
+import { createReplayGuard, type ReplayGuard } from '../../../src/registry/replay-guard.js';
+import { openStartedMarkLog } from '../../../src/registry/started-mark-log.js';
 import type { ToolServices } from '../../../src/registry/tool-context.js';
 import type { ToolResult } from '../../../src/registry/tool-outcome.js';
 import { createToolRegistry, type ExecutionRequest, type ToolRegistry, type ToolRegistryOptions } from '../../../src/registry/tool-registry.js';
@@ -34,6 +35,8 @@ export type RegistryHarness = {
 export type RegistryHarnessOptions = Partial<Omit<ToolRegistryOptions, 'tools' | 'audit' | 'replayGuard'>> & {
   readonly tools: readonly ToolDefinition[];
   readonly dataDir?: string;
+  /** Where started marks go: the file beside the SQLite store, as the app does (default), or the store itself (Redis, PostgreSQL). */
+  readonly marks?: 'file' | 'store';
   /** Builds the approval hook over the harness's own store (a real gate with real grants). */
   readonly approvalHookFrom?: (store: Store) => ApprovalHook;
 };
@@ -44,9 +47,16 @@ export async function createRegistryHarness(options: RegistryHarnessOptions): Pr
   const dataDir = options.dataDir ?? folder?.path ?? '';
   const store = await createStore({ dataDir });
   const audit = createAuditLog({ directory: join(dataDir, 'audit') });
-  const { approvalHookFrom, dataDir: _dataDir, ...registryOptions } = options;
+  const { approvalHookFrom, dataDir: _dataDir, marks = 'file', ...registryOptions } = options;
   const approvalHook = approvalHookFrom ? approvalHookFrom(store) : options.approvalHook;
-  const build = (tools: readonly ToolDefinition[]): ToolRegistry => {
+  const guards: ReplayGuard[] = [];
+  // Each build is a process: it opens the mark file as it finds it (a dead process never closed its own) and moves
+  // what an earlier one left into the store, as createApp does.
+  const build = async (tools: readonly ToolDefinition[]): Promise<ToolRegistry> => {
+    const markLog = marks === 'file' && store.localFile !== undefined ? openStartedMarkLog({ file: `${store.localFile}-started` }) : undefined;
+    const replayGuard = createReplayGuard({ store: store.namespace<ToolResult>('idempotency'), ...(markLog ? { markLog } : {}) });
+    guards.push(replayGuard);
+    await replayGuard.recover();
     const created = createToolRegistry({
       network: 'public-only',
       backoffMs: () => 0,
@@ -54,12 +64,12 @@ export async function createRegistryHarness(options: RegistryHarnessOptions): Pr
       approvalHook,
       tools,
       audit,
-      replayGuard: createReplayGuard({ store: store.namespace<ToolResult>('idempotency') }),
+      replayGuard,
     });
     if (!created.ok) throw new Error(created.error);
     return created.registry;
   };
-  const registry = build(options.tools);
+  const registry = await build(options.tools);
   return {
     registry,
     audit,
@@ -70,6 +80,7 @@ export async function createRegistryHarness(options: RegistryHarnessOptions): Pr
       return build(tools ?? options.tools);
     },
     async close() {
+      for (const guard of guards) guard.close();
       await audit.flush();
       await store.close();
       folder?.remove();

@@ -1,4 +1,4 @@
-import { Agent, request } from 'undici';
+import type { Dispatcher, request as undiciRequest } from 'undici';
 import type { ModelFailure } from '../../../model/model-port.js';
 import { createModelFailure } from '../create-model-failure.js';
 import { describeConnectionError } from '../describe-connection-error.js';
@@ -35,7 +35,12 @@ export type ChatCompletionsClient = {
  */
 export function createChatCompletionsClient(options: ChatCompletionsClientOptions): ChatCompletionsClient {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  // undici (a megabyte of JavaScript) loads with the first call, not at start-up: an idle agent never pays for it.
+  let connection: Promise<{ readonly request: typeof undiciRequest; readonly dispatcher: Dispatcher }> | undefined;
+  const connect = () => {
+    connection ??= import('undici').then(({ Agent, request }) => ({ request, dispatcher: new Agent({ keepAliveTimeout: 10_000 }) }));
+    return connection;
+  };
   const headers = {
     'content-type': 'application/json',
     accept: 'application/json',
@@ -54,6 +59,7 @@ export function createChatCompletionsClient(options: ChatCompletionsClientOption
       let text: string;
       let responseHeaders: Record<string, string | string[] | undefined>;
       try {
+        const { request, dispatcher } = await connect();
         const response = await request(url, { method: 'POST', headers, body: JSON.stringify(body), signal, dispatcher });
         status = response.statusCode;
         responseHeaders = response.headers;

@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { EchoError } from '../../../errors/index.js';
 import type { ToolCall } from '../../../model/chat-message.js';
 import type { ModelAnswer, ModelPort, ModelUsage, ModelRequest, ModelResult } from '../../../model/model-port.js';
@@ -8,7 +8,6 @@ import { accumulateOpenAiStream } from './accumulate-openai-stream.js';
 import type { ChatCompletion } from './chat-completion-schema.js';
 import { createChatCompletionsClient } from './create-chat-completions-client.js';
 import { toFinishReason } from './to-finish-reason.js';
-import { toOpenAiFailure } from './to-openai-failure.js';
 import { toOpenAiMessages, toOpenAiTools } from './to-openai-messages.js';
 import { toOpenAiUsage } from './to-openai-usage.js';
 
@@ -41,17 +40,25 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
   const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const stream = options.stream ?? true;
   const baseUrl = options.baseUrl ?? 'https://api.openai.com/v1';
-  const client = new OpenAI({
-    // The SDK throws on a missing key; local endpoints ignore this placeholder.
-    apiKey: options.apiKey === '' ? 'not-needed' : options.apiKey,
-    // Explicit values keep the SDK from reading OPENAI_* environment variables.
-    baseURL: baseUrl,
-    organization: null,
-    project: null,
-    timeout: timeoutMs,
-    // The resilient model owns retries; SDK retries would multiply them.
-    maxRetries: 0,
-  });
+  // The SDK is only for streamed answers: it loads with the first one, so an agent that never streams never loads it.
+  let sdk: Promise<OpenAI> | undefined;
+  const loadSdk = () => {
+    sdk ??= import('openai').then(
+      ({ default: OpenAISdk }) =>
+        new OpenAISdk({
+          // The SDK throws on a missing key; local endpoints ignore this placeholder.
+          apiKey: options.apiKey === '' ? 'not-needed' : options.apiKey,
+          // Explicit values keep the SDK from reading OPENAI_* environment variables.
+          baseURL: baseUrl,
+          organization: null,
+          project: null,
+          timeout: timeoutMs,
+          // The resilient model owns retries; SDK retries would multiply them.
+          maxRetries: 0,
+        }),
+    );
+    return sdk;
+  };
   const completions = createChatCompletionsClient({ provider: name, apiKey: options.apiKey, baseUrl });
 
   async function complete(request: ModelRequest): Promise<ModelResult> {
@@ -75,11 +82,14 @@ export function createOpenAiProvider(options: OpenAiProviderOptions): ModelPort 
         return posted.ok ? toAnswer(posted.completion, options.model, name) : posted;
       }
       // Without include_usage a streamed answer reports no tokens, and its spend could not be accounted.
+      const client = await loadSdk();
       const chunks = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal: idle.signal });
       const answer = await accumulateOpenAiStream(chunks, { onChunk: idle.touch, onTextDelta: guardCallback(request.onTextDelta) });
       return { ok: true, answer: { ...answer, model: options.model } };
     } catch (error) {
       if (error instanceof EchoError) throw error;
+      // Only the streamed path throws (the lean client returns its failures), so the SDK is loaded by now.
+      const { toOpenAiFailure } = await import('./to-openai-failure.js');
       const failure = toOpenAiFailure(error, { provider: name, secret: options.apiKey, aborted: ending.aborted(), timedOut: ending.timedOut() });
       return { ok: false, failure };
     } finally {

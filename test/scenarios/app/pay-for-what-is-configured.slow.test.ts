@@ -1,0 +1,75 @@
+// `npm start` with no chat channel, no cluster, no MCP server and the default model endpoint: the packages of
+// features nobody configured are not loaded (they cost start-up time and idle memory: docs/performance.md).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, environmentWithout, repositoryRoot } from '../../fakes/run-compiled.js';
+import { createScriptedModelServer, type ScriptedModelServer } from '../../fakes/scripted-model-server.js';
+import { waitFor } from '../../fakes/start-test-app.js';
+
+let model: ScriptedModelServer;
+let folder: string;
+
+beforeAll(async () => {
+  ensureBuilt();
+  model = await createScriptedModelServer();
+  folder = mkdtempSync(join(tmpdir(), 'echo-module-loads-'));
+}, 120_000);
+afterAll(async () => {
+  await model.close();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** Packages only a configured feature (or the first use of one) needs. */
+const notNeededAtStart = [
+  'undici', // the model client's connection pool and web_fetch: loaded with the first call
+  'openai', // streamed answers only
+  'pg',
+  'pg-boss',
+  'telegraf',
+  'wechaty',
+  '@modelcontextprotocol/client',
+  'ajv',
+  're2js',
+  'unpdf',
+  'sh-syntax', // the exec tool's syntax check: loaded with the first command
+  'micromark', // the Markdown renderer: loaded with the channel that renders
+  'mdast-util-from-markdown',
+];
+
+describe('npm start loads only what is configured', () => {
+  it('reaches its ready line without the packages of features that are off', async () => {
+    const log = join(folder, 'modules.log');
+    const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
+      cwd: repositoryRoot,
+      env: {
+        ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS'),
+        OPENAI_BASE_URL: model.url,
+        ECHO_DATA_DIR: join(folder, 'data'),
+        WEBHOOK_PORT: '0',
+        ECHO_LOG_LEVEL: 'warn',
+        ECHO_TEST_MODULE_LOG: log,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString('utf8');
+    });
+    const exited = new Promise<void>((resolveExit) => child.on('exit', () => resolveExit()));
+    try {
+      await waitFor(() => stdout.includes('echo-agent is running'), 'the ready line', 30_000);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+    const loaded = readFileSync(log, 'utf8').split('\n');
+    const packages = new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+    // The recorder works: the packages every start needs are there.
+    expect(packages).toContain('zod');
+    expect(packages).toContain('koa');
+    expect(notNeededAtStart.filter((name) => packages.has(name))).toEqual([]);
+  }, 60_000);
+});
