@@ -87,7 +87,9 @@ describe('resumed turns that keep being interrupted', () => {
   it('counts each start of a resumption in its claim before it runs: a first start and a start after one death both run', async () => {
     const world = await startWorld();
     const pressed = await world.askForDeploy('staging');
-    expect(await world.command(`/approve ${pressed}`)).toBeDefined();
+    // No new message answers /approve when the card is already in the approver's chat (it is edited), so wait on the record.
+    await world.say(`/approve ${pressed}`, approver);
+    await waitFor(async () => (await world.approvals.get(pressed))?.status === 'approved', 'the approval decided');
     await world.current.waitForBotMessage((message) => message.text === 'done: deployed to staging', 'the approved deploy to finish');
     expect(world.startsSeenByDeploy).toEqual([1]);
     // Marked done once the turn answered.
