@@ -6,17 +6,17 @@
 // third time (the PDF is not read a third time), the person is told in one sentence exactly once, the next message
 // is answered as usual, and `npm run parked` lists the parked turn. On a build without the quarantine the third
 // start runs the turn again.
-import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { messagesFor } from '../../src/i18n/messages.js';
 import type { JournalEntry } from '../../src/journal/inbound-journal.js';
 import type { ParkedTurn } from '../../src/journal/parked-turns.js';
 import { createStore } from '../../src/store/create-store.js';
-import { ensureBuilt, environmentWithout, runCompiled } from '../fakes/run-compiled.js';
+import { ensureBuilt } from '../fakes/run-compiled.js';
 import { createSlowPdf } from '../fakes/slow-pdf.js';
 import { waitFor } from '../fakes/start-test-app.js';
 import { createGate } from '../fakes/webhook-client.js';
 import { type AgentUnderFault, createAgentUnderFault, faultUser, patientMs } from './agent-under-fault.js';
+import { runParkedCommand } from './run-parked-command.js';
 
 const setAside = messagesFor('en').parked.setAside;
 const extractionStarted = 'pdf extraction started';
@@ -48,12 +48,6 @@ describe('a message that kills the agent every time it runs', () => {
     }
   }
 
-  /** `npm run parked` against the agent's data folder. */
-  async function listParked(current: AgentUnderFault, ...words: string[]): Promise<string> {
-    const result = await runCompiled(['parked', ...words, '--config', join(current.workFolder, 'fault.yaml')], { environment: { ...environmentWithout('ECHO_CONFIG', 'ECHO_STORAGE_URL'), ECHO_DATA_DIR: current.dataDir } });
-    expect(result.code, result.stderr).toBe(0);
-    return result.stdout;
-  }
 
   it('is run twice, parked on the third start, and the person is told once; the next message is answered', async () => {
     world = await createAgentUnderFault();
@@ -88,7 +82,7 @@ describe('a message that kills the agent every time it runs', () => {
     const { parked, unfinished } = await readStore(current);
     expect(unfinished).toEqual([]);
     expect(parked).toMatchObject([{ attempts: 2, event: { type: 'message-received', text: poison, chatId: String(faultUser) } }]);
-    const listed = await listParked(current);
+    const listed = await runParkedCommand(current);
     expect(listed).toContain('1 parked turn(s):');
     expect(listed).toContain(`${parked[0]?.id}`);
     expect(listed).toContain(JSON.stringify(poison));
@@ -129,6 +123,6 @@ describe('a message that kills the agent every time it runs', () => {
     const { parked, unfinished } = await readStore(current);
     expect(unfinished).toEqual([]);
     expect(parked).toMatchObject([{ attempts: 2, event: { text: caption, media: [{ kind: 'document', fileName: 'report.pdf' }] } }]);
-    expect(await listParked(current)).toContain('+1 file(s)');
+    expect(await runParkedCommand(current)).toContain('+1 file(s)');
   }, 180_000);
 });

@@ -14,10 +14,11 @@ import type { SuspendedTurn } from '../../src/approvals/suspended-turn.js';
 import { messagesFor } from '../../src/i18n/messages.js';
 import type { ParkedTurn } from '../../src/journal/parked-turns.js';
 import { createStore } from '../../src/store/create-store.js';
-import { ensureBuilt, environmentWithout, runCompiled } from '../fakes/run-compiled.js';
+import { ensureBuilt } from '../fakes/run-compiled.js';
 import { waitFor } from '../fakes/start-test-app.js';
 import { createGate } from '../fakes/webhook-client.js';
 import { type AgentUnderFault, createAgentUnderFault, faultUser, patientMs } from './agent-under-fault.js';
+import { runParkedCommand } from './run-parked-command.js';
 import { execApprovalYaml } from './exec-approval-config.js';
 
 const setAside = messagesFor('en').parked.setAside;
@@ -49,12 +50,6 @@ describe('a resumed turn that kills the agent every time it continues', () => {
     }
   }
 
-  /** `npm run parked` against the agent's data folder. */
-  async function parkedCommand(current: AgentUnderFault, ...words: string[]): Promise<string> {
-    const result = await runCompiled(['parked', ...words, '--config', join(current.workFolder, 'fault.yaml')], { environment: { ...environmentWithout('ECHO_CONFIG', 'ECHO_STORAGE_URL'), ECHO_DATA_DIR: current.dataDir } });
-    expect(result.code, result.stderr).toBe(0);
-    return result.stdout;
-  }
 
   it('is continued twice, parked on the third start, the person told once; npm run parked retry continues it once more', async () => {
     world = await createAgentUnderFault({ yaml: execApprovalYaml });
@@ -101,13 +96,13 @@ describe('a resumed turn that kills the agent every time it continues', () => {
     expect(parkedState.approvals).toMatchObject([{ status: 'approved', resumption: { state: 'resuming', starts: 2 } }]);
     expect(parkedState.suspended).toMatchObject([{ kind: 'approval', parkedAt: expect.any(String) }]);
     const id = parkedState.parked[0]?.id ?? '';
-    const listed = await parkedCommand(current);
+    const listed = await runParkedCommand(current);
     expect(listed).toContain('1 parked turn(s):');
     expect(listed).toContain(`${id}`);
     expect(listed).toContain('turn-resumed');
 
     // The operator retries it while the agent is stopped: the next start continues the turn, once.
-    expect(await parkedCommand(current, 'retry', id)).toContain(`Parked turn ${id} is queued again`);
+    expect(await runParkedCommand(current, 'retry', id)).toContain(`Parked turn ${id} is queued again`);
     blocking = false;
     await current.start();
     await current.waitForBotMessage((message) => message.text === continuation, 'the continuation after the retry');
