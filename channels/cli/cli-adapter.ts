@@ -12,10 +12,10 @@ export const cliAdapter: ChannelAdapter = {
   }),
   async wire(context) {
     const terminal = context.terminal;
-    if (!terminal) return { on: false, name: 'cli', reason: 'no terminal' };
+    if (!terminal) return { on: false, name: context.channelName, reason: 'no terminal' };
     // Loaded only for `npm run chat`: a server never loads the terminal channel (nor its Markdown renderer).
     const { createCliChannel } = await import('./cli-channel.js');
-    const channel = createCliChannel({ input: terminal.input, output: terminal.output, messages: context.messagesFor('cli'), userName: terminal.userName });
+    const channel = createCliChannel({ name: context.channelName, input: terminal.input, output: terminal.output, messages: context.messagesFor(context.channelName), userName: terminal.userName });
     return { on: true, channel, detail: 'terminal', finished: channel.inputEnded };
   },
 };

@@ -7,6 +7,8 @@ import { lineToEvent } from './to-event.js';
 
 /** Where the terminal channel reads and writes. */
 export type CliChannelOptions = {
+  /** The channel's name, as the core hands it over. */
+  readonly name: string;
   readonly input: Readable;
   readonly output: Writable;
   readonly messages: Messages;
@@ -29,13 +31,13 @@ export function createCliChannel(options: CliChannelOptions): CliChannel {
   let emitting: Promise<unknown> = Promise.resolve();
 
   return {
-    name: 'cli',
+    name: options.name,
     inputEnded,
     async start(emit: Emit) {
       state = { state: 'running' };
       lines = createInterface({ input: options.input, terminal: false });
       lines.on('line', (line) => {
-        const event = lineToEvent(line, { userName: options.userName, now: options.now?.() ?? new Date() });
+        const event = lineToEvent(line, { channel: options.name, userName: options.userName, now: options.now?.() ?? new Date() });
         if (!event) return;
         emitting = emitting.then(async () => {
           const result = await emit(event);

@@ -8,12 +8,12 @@ export const cliChatId = 'local';
 export const cliUserId = 'local';
 
 /** Turns one typed line into a message event; blank lines are no message. Pure. */
-export function lineToEvent(line: string, options: { readonly userName: string; readonly now: Date }): MessageReceived | undefined {
+export function lineToEvent(line: string, options: { readonly channel: string; readonly userName: string; readonly now: Date }): MessageReceived | undefined {
   const text = line.trim();
   if (text === '') return undefined;
   return {
     type: 'message-received',
-    ...createEnvelope({ channel: 'cli', chatId: cliChatId, sessionKey: createSessionKey({ channel: 'cli', chatId: cliChatId }), origin: 'user', now: options.now }),
+    ...createEnvelope({ channel: options.channel, chatId: cliChatId, sessionKey: createSessionKey({ channel: options.channel, chatId: cliChatId }), origin: 'user', now: options.now }),
     sender: { id: cliUserId, displayName: options.userName },
     text,
     media: [],

@@ -15,6 +15,8 @@ export type PressedQuestion = { readonly chatId: string; readonly messageId: num
 
 /** What delivering outbound events needs. */
 export type OutboundDeliveryOptions = {
+  /** The channel's name, as the core hands it over. */
+  readonly channel: string;
   readonly transport: TelegramTransport;
   readonly sender: TelegramSender;
   readonly drafts: DraftStreams;
@@ -103,7 +105,7 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
     if (press && !event.isAlert) {
       const key = `question:${press.questionId}:${press.chatId}`;
       const html = renderAnsweredQuestion(await options.sentTexts.get(key), event.text);
-      const edited = await sender.edit({ channel: 'telegram', chatId: press.chatId }, press.messageId, html, { keyboard: noKeyboard });
+      const edited = await sender.edit({ channel: options.channel, chatId: press.chatId }, press.messageId, html, { keyboard: noKeyboard });
       if (edited.ok) await options.sentTexts.delete(key);
     }
     return answered.ok ? { ok: true } : { ok: false, error: answered.error, retryable: answered.retryable };

@@ -21,6 +21,8 @@ export type DispatchOutcome = 'dispatched' | 'answered' | 'duplicate' | 'ignored
 
 /** What dispatching needs. */
 export type DispatchOptions = {
+  /** The channel's name, as the core hands it over. */
+  readonly channel: string;
   readonly lists: AccessLists;
   readonly sessionPerUser: boolean;
   /** This bot's commands, which count as addressed to it in a group even without @name. */
@@ -50,7 +52,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
     onEmitted: async (album, result) => {
       if (result.accepted || result.reason === 'closed') return;
       logger.warn({ chatId: album.chatId, reason: result.reason }, 'telegram album not taken');
-      await sender.send({ channel: 'telegram', chatId: album.chatId, threadId: album.threadId }, escapeHtml(result.reason === 'busy' ? text.busy : text.storeUnavailable), { replyTo: album.messageId });
+      await sender.send({ channel: options.channel, chatId: album.chatId, threadId: album.threadId }, escapeHtml(result.reason === 'busy' ? text.busy : text.storeUnavailable), { replyTo: album.messageId });
     },
   });
 
@@ -78,7 +80,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
     const update = parsed.data;
     const emit = options.emit();
     if (!emit) return 'closed';
-    const translation = updateToEvent(update, { bot: await options.bot(), sessionPerUser: options.sessionPerUser, now: now(), ownCommands: options.ownCommands });
+    const translation = updateToEvent(update, { channel: options.channel, bot: await options.bot(), sessionPerUser: options.sessionPerUser, now: now(), ownCommands: options.ownCommands });
     switch (translation.kind) {
       case 'ignored':
         return 'ignored';
@@ -88,7 +90,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
       case 'unsupported': {
         const access = decideAccess(translation.source, 'message', options.lists);
         if (access.kind !== 'allow') return 'ignored';
-        await sender.send({ channel: 'telegram', chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
+        await sender.send({ channel: options.channel, chatId: translation.source.chatId, threadId: translation.threadId }, escapeHtml(text.unsupportedMedia), { replyTo: translation.messageId });
         return 'answered';
       }
       case 'message':
@@ -108,7 +110,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           });
           if (notify) {
             logger.info({ senderId: source.senderId }, 'message from an unknown sender; told them their id (TELEGRAM_ALLOW_FROM is empty)');
-            await sender.send({ channel: 'telegram', chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
+            await sender.send({ channel: options.channel, chatId: source.chatId }, escapeHtml(text.strangerNotice(source.senderId)));
           }
           return 'answered';
         }
@@ -147,7 +149,7 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
           return result.reason === 'closed' ? 'closed' : refuseUnrecorded(event);
         }
         if (event.type === 'action-clicked' && event.acknowledgementId) await answerPress(event.acknowledgementId, text.busy);
-        else await sender.send({ channel: 'telegram', chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
+        else await sender.send({ channel: options.channel, chatId: event.chatId, threadId: event.threadId }, escapeHtml(text.busy), { replyTo: event.messageId });
         return 'answered';
       }
       default:

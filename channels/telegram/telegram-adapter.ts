@@ -14,11 +14,12 @@ export const telegramAdapter: ChannelAdapter = {
   }),
   async wire(context) {
     const telegram = context.config.channels.telegram;
-    const off = (reason: string): WiredChannel => ({ on: false, name: 'telegram', reason });
+    const off = (reason: string): WiredChannel => ({ on: false, name: context.channelName, reason });
     const problem = telegramSettingsProblem(telegram);
     if (problem) return off(problem.reason);
     const { createTelegramChannel } = await import('./telegram-channel.js');
     const channel = createTelegramChannel({
+      name: context.channelName,
       token: telegram.token ?? '',
       apiRoot: telegram.apiRoot,
       mode: telegram.mode,
@@ -31,7 +32,7 @@ export const telegramAdapter: ChannelAdapter = {
       streaming: telegram.streaming,
       limits: telegram.limits,
       albumWindowMs: telegram.albumWindowMs,
-      messages: context.messagesFor('telegram'),
+      messages: context.messagesFor(context.channelName),
       logger: context.logger,
       store: context.store,
       leadership: context.instance.mode === 'cluster' ? context.instance.leadership : undefined,

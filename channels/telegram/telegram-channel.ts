@@ -23,6 +23,8 @@ import { createWebhookRoute, webhookPathOf } from './webhook-route.js';
 
 /** Everything the Telegram channel is built from (the wiring fills it from `channels.telegram`). */
 export type TelegramChannelOptions = {
+  /** The channel's name, as the core hands it over. */
+  readonly name: string;
   readonly token: string;
   readonly apiRoot: string;
   readonly mode: 'polling' | 'webhook';
@@ -71,6 +73,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const transport = createTelegramTransport({ api, throttle: createChatThrottle(options.limits ?? telegramLimits), logger, token: options.token, retryBaseMs: options.retryBaseMs });
   const sender = createTelegramSender(transport);
   const delivery = createOutboundDelivery({
+    channel: options.name,
     transport,
     sender,
     drafts: createDraftStreams({
@@ -139,6 +142,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   };
 
   const dispatch = createUpdateDispatcher({
+    channel: options.name,
     lists: { allowFrom: options.allowFrom, approvers: options.approvers, groups: options.groups },
     sessionPerUser: options.sessionPerUser,
     ownCommands: commands,
@@ -172,7 +176,7 @@ export function createTelegramChannel(options: TelegramChannelOptions): Telegram
   const downloader = createMediaDownloader({ transport, apiRoot: options.apiRoot, token: options.token });
 
   return {
-    name: 'telegram',
+    name: options.name,
     ...(webhookRoute ? { webhookRoute } : {}),
     async start(emit) {
       emitter = emit;

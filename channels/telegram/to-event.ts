@@ -11,6 +11,8 @@ export type BotIdentity = { readonly id: number; readonly username: string };
 
 /** What translating an update needs besides the update. */
 export type ToEventContext = {
+  /** The channel's name, as the core hands it over: on every envelope and session key. */
+  readonly channel: string;
   readonly bot: BotIdentity | undefined;
   readonly sessionPerUser: boolean;
   readonly now: Date;
@@ -52,8 +54,8 @@ export function updateToEvent(update: TelegramUpdate, context: ToEventContext): 
 }
 
 /** The session of a chat: one per private chat, one per group, or one per user in a group. Pure. */
-export function telegramSessionKey(chatId: string, senderId: string, isGroup: boolean, sessionPerUser: boolean): string {
-  return createSessionKey({ channel: 'telegram', chatId, senderId: isGroup && sessionPerUser ? senderId : undefined });
+export function telegramSessionKey(chatId: string, senderId: string, isGroup: boolean, context: Pick<ToEventContext, 'channel' | 'sessionPerUser'>): string {
+  return createSessionKey({ channel: context.channel, chatId, senderId: isGroup && context.sessionPerUser ? senderId : undefined });
 }
 
 /** A readable sender: `@username`, else the display name. Pure. */
@@ -88,9 +90,9 @@ function messageToEvent(update: TelegramUpdate, message: TelegramMessage, contex
     type: 'message-received',
     // Trust flags are ours: a person typed this, and a person is there to approve.
     ...createEnvelope({
-      channel: 'telegram',
+      channel: context.channel,
       chatId,
-      sessionKey: telegramSessionKey(chatId, senderId, isGroup, context.sessionPerUser),
+      sessionKey: telegramSessionKey(chatId, senderId, isGroup, context),
       origin: 'user',
       now: context.now,
       messageId,
@@ -119,9 +121,9 @@ function callbackToEvent(update: TelegramUpdate, query: TelegramCallbackQuery, c
   const event: ActionClicked = {
     type: 'action-clicked',
     ...createEnvelope({
-      channel: 'telegram',
+      channel: context.channel,
       chatId,
-      sessionKey: telegramSessionKey(chatId, senderId, isGroup, context.sessionPerUser),
+      sessionKey: telegramSessionKey(chatId, senderId, isGroup, context),
       origin: 'user',
       now: context.now,
       threadId: threadId === undefined ? undefined : String(threadId),

@@ -37,6 +37,8 @@ export type MessageRouteOptions = {
   readonly sharedRuns?: Pick<SharedRuns, 'registered' | 'released'>;
   readonly chatCallbacks: ChatCallbacks;
   readonly waitTimeoutMs: number;
+  /** The channel's name, as the core hands it over: on every event's envelope and session key. */
+  readonly channel: string;
   /** The name the secret's caller is billed under (budgets bind it, not the ids a request sends). */
   readonly clientName: string;
   /** The bus intake, once the channel has started. */
@@ -151,7 +153,7 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
     await options.sharedRuns
       ?.registered(runId, { waiting: wait, callbackUrl: request.callbackUrl })
       .catch((error: unknown) => options.logger.warn({ err: error, runId }, 'run not shared with other instances; its answer may go to the callback URL instead'));
-    const emitted = emit ? await emit(requestToEvent(request, { runId, now: options.now(), clientName: options.clientName })) : ({ accepted: false, reason: 'closed' } as const);
+    const emitted = emit ? await emit(requestToEvent(request, { channel: options.channel, runId, now: options.now(), clientName: options.clientName })) : ({ accepted: false, reason: 'closed' } as const);
     if (!emitted.accepted) {
       options.pendingRuns.forget(runId);
       if (idempotencyKey !== undefined) await options.idempotency.release(idempotencyKey, runId);

@@ -13,11 +13,11 @@ export const defaultWebhookClientName = 'client';
  * Turns a validated request into a message event; its id is the run id. Trust flags are set here, never read
  * from the body, and so is who pays: the client the secret belongs to, whatever senderId and chatId it sends. Pure.
  */
-export function requestToEvent(request: MessageRequest, options: { readonly runId: string; readonly now: Date; readonly clientName?: string }): MessageReceived {
+export function requestToEvent(request: MessageRequest, options: { readonly channel: string; readonly runId: string; readonly now: Date; readonly clientName?: string }): MessageReceived {
   const senderId = request.senderId ?? defaultWebhookSenderId;
   return {
     type: 'message-received',
-    ...createEnvelope({ id: options.runId, channel: 'webhook', chatId: request.chatId, sessionKey: createSessionKey({ channel: 'webhook', chatId: request.chatId }), origin: 'webhook', now: options.now }),
+    ...createEnvelope({ id: options.runId, channel: options.channel, chatId: request.chatId, sessionKey: createSessionKey({ channel: options.channel, chatId: request.chatId }), origin: 'webhook', now: options.now }),
     sender: { id: senderId, displayName: `webhook ${senderId}` },
     text: request.text,
     media: [],

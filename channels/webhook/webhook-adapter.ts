@@ -10,6 +10,7 @@ export const webhookAdapter: ChannelAdapter = {
   async wire(context) {
     const settings = context.config.channels.webhook;
     const channel = createWebhookChannel({
+      name: context.channelName,
       host: settings.host,
       port: settings.port,
       secret: settings.secret,
@@ -23,7 +24,7 @@ export const webhookAdapter: ChannelAdapter = {
       store: context.store,
       bus: context.bus,
       telemetry: context.telemetry,
-      logger: context.logger.child({ channel: 'webhook' }),
+      logger: context.logger.child({ channel: context.channelName }),
       statusOfChannels: context.statusOfChannels,
       instance: () => ({ id: context.instance.id, mode: context.instance.mode, leads: context.instance.leadership.held() }),
       shared: context.instance.mode === 'cluster' ? { instanceId: context.instance.id } : undefined,

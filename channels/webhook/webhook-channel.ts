@@ -38,6 +38,8 @@ export const defaultBodyLimitBytes = 1024 * 1024;
 
 /** What the webhook channel is built from. */
 export type WebhookChannelOptions = {
+  /** The channel's name, as the core hands it over. */
+  readonly name: string;
   readonly host: string;
   /** 0 picks a free port (tests); read it back with `address()`. */
   readonly port: number;
@@ -142,6 +144,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
           ? undefined
           : createMessageRoute({
               secret,
+              channel: options.name,
               readBody,
               rateLimiter: createRateLimiter({ perMinute: options.ratePerMinute, now }),
               globalRateLimiter: createRateLimiter({ perMinute: options.globalRatePerMinute ?? defaultGlobalRatePerMinute, now }),
@@ -223,7 +226,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
   }
 
   return {
-    name: 'webhook',
+    name: options.name,
     messagesEnabled: secret !== undefined,
     start,
     send,

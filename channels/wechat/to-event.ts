@@ -3,22 +3,19 @@ import type { MessageReceived } from '../../src/events/inbound-event.js';
 import { createSessionKey } from '../../src/events/session-key.js';
 import type { WechatMessageData } from './wechat-message-data.js';
 
-/** The channel name on events and targets. */
-export const wechatChannelName = 'wechat';
-
 /**
  * Turns an allowed WeChat message into a message event: the chat is the room or the contact. A file (image, voice,
  * document, sticker) becomes a media reference by message id; a video is described, not downloaded. Pure but for the new event id.
  */
-export function toEvent(data: WechatMessageData, options: { readonly now: Date }): MessageReceived {
+export function toEvent(data: WechatMessageData, options: { readonly channel: string; readonly now: Date }): MessageReceived {
   const chatId = data.room?.id ?? data.talker.id;
   return {
     type: 'message-received',
     // Trust flags are ours to set: a WeChat message is a person typing, with a person watching.
     ...createEnvelope({
-      channel: wechatChannelName,
+      channel: options.channel,
       chatId,
-      sessionKey: createSessionKey({ channel: wechatChannelName, chatId }),
+      sessionKey: createSessionKey({ channel: options.channel, chatId }),
       origin: 'user',
       now: options.now,
       messageId: data.messageId,

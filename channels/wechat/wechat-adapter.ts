@@ -19,7 +19,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
     async wire(context) {
       const { config, logger } = context;
       const settings = config.channels.wechat;
-      if (!settings.enabled) return { on: false, name: 'wechat', reason: 'WECHAT_ENABLED is not true' };
+      if (!settings.enabled) return { on: false, name: context.channelName, reason: 'WECHAT_ENABLED is not true' };
       if (settings.allowFrom.length === 0 && settings.rooms.length === 0) {
         logger.warn('WeChat is on, but WECHAT_ALLOW_FROM and channels.wechat.rooms are empty: nobody reaches the model');
       }
@@ -36,9 +36,10 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
       }
       const { createWechatChannel } = await import('./wechat-channel.js');
       const channel = createWechatChannel({
+        name: context.channelName,
         settings,
         dataDir: config.storage.dataDir,
-        messages: context.messagesFor('wechat'),
+        messages: context.messagesFor(context.channelName),
         logger: logger.child({ component: 'wechat' }),
         seenMessages: context.store.namespace<DedupeRow>('wechat-messages'),
         timezone: config.agent.timezone,

@@ -20,13 +20,15 @@ import { readMessageData } from './read-message-data.js';
 import { renderForWechat } from './render.js';
 import { renderQrCode } from './render-qr-code.js';
 import { saveFileBox } from './save-file-box.js';
-import { toEvent, wechatChannelName } from './to-event.js';
+import { toEvent } from './to-event.js';
 
 /** The `channels.wechat` section of the config. */
 export type WechatSettings = Config['channels']['wechat'];
 
 /** What the WeChat channel is built from. */
 export type WechatChannelOptions = {
+  /** The channel's name, as the core hands it over. */
+  readonly name: string;
   readonly settings: WechatSettings;
   /** Folder of the login memory card (`wechat.memory-card.json`), kept across restarts. */
   readonly dataDir: string;
@@ -176,7 +178,7 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
     const chatId = data.room?.id ?? data.talker.id;
     if (data.kind === 'media') rememberMedia(message);
     else if (data.kind !== 'text' || data.text.trim() === '') return;
-    const result = await emit(toEvent(data, { now: now() }));
+    const result = await emit(toEvent(data, { channel: options.name, now: now() }));
     if (result.accepted) await dedupe.confirm(data.messageId).catch((error: unknown) => logger.warn({ err: error, messageId: data.messageId }, 'WeChat: dedupe claim not confirmed'));
     // A closed bus means the app is stopping: nobody to tell.
     // WeChat never delivers a message twice: a refused one must be sent again by the person.
@@ -275,7 +277,7 @@ export function createWechatChannel(options: WechatChannelOptions): Channel {
   }
 
   return {
-    name: wechatChannelName,
+    name: options.name,
     async start(emit) {
       stopping = false;
       const cluster = options.cluster;

@@ -15,6 +15,11 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 
 /** What the composition root hands each channel's wiring. */
 export type ChannelContext = {
+  /**
+   * The channel's name: its adapter's, handed over by the core. The channel reports it as `Channel.name` and puts it
+   * on its envelopes and session keys; a channel folder writes its name once, in its adapter.
+   */
+  readonly channelName: string;
   readonly config: Config;
   readonly logger: Logger;
   readonly store: Store;

@@ -46,6 +46,7 @@ import type { BudgetControl } from '../budgets/create-budget-control.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
 import { builtinChannels } from './builtin-channels.js';
+import { assertDistinctChannelNames, assertWiredAsNamed } from './check-channel-names.js';
 import type { AppMode, ApprovalSurface, ChannelAdapter } from './channel-adapter.js';
 import { createBudgets } from './create-budgets.js';
 import { createModel } from './create-model.js';
@@ -102,9 +103,14 @@ export type App = {
   stop(graceMs?: number): Promise<{ readonly drained: boolean }>;
 };
 
-/** Builds the whole runtime from config: the only place that knows every part. */
+/**
+ * Builds the whole runtime from config: the only place that knows every part. Throws an EchoError when the channel
+ * list is wrong (`channel-name-duplicate`, `channel-name-mismatch`): a bug in the build, said at start-up.
+ */
 export async function createApp(options: AppOptions): Promise<{ ok: true; app: App } | { ok: false; error: string }> {
   const { config, logger } = options;
+  // Before anything is opened: a name written twice is a bug in the channel list, said at start-up.
+  assertDistinctChannelNames(options.channels ?? builtinChannels);
   const now = options.now ?? (() => new Date());
   const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
@@ -164,7 +170,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const activeSurfaces = () => surfaces;
   const messagesFor = (channel: string) => catalogue(traits.get(channel)?.locale ?? config.agent.locale);
   const routes: HttpRoute[] = [];
-  const context: ChannelContext = {
+  const context: Omit<ChannelContext, 'channelName'> = {
     config,
     logger,
     store,
@@ -360,7 +366,20 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   }
 
   const wired: WiredChannel[] = [];
-  for (const adapter of adapters) wired.push(await adapter.wire(context));
+  for (const adapter of adapters) {
+    // The core hands each channel its adapter's name; a channel that reports another would silently get no replies.
+    const item = await adapter.wire({ ...context, channelName: adapter.name });
+    try {
+      assertWiredAsNamed(adapter, item);
+    } catch (error) {
+      replayGuard.close();
+      await budgets.close();
+      await events.close();
+      await store.close();
+      throw error;
+    }
+    wired.push(item);
+  }
   // Cron goes last: a catch-up run at start-up must find every channel it may deliver to already started.
   wired.push(cron.wired);
   for (const item of wired) {

@@ -1,12 +1,13 @@
 import { createApp } from './create-app.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
+import { startUpFailure } from './start-up-failure.js';
 
 /** `npm run chat`: the terminal channel through the same bus and loop; exits 0 at the end of input. */
 export async function runChat(argumentsParsed: ParsedArguments): Promise<number> {
   const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile, quiet: true });
   if (!loaded.ok) return 2;
-  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'chat', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } });
+  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'chat', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } }).catch(startUpFailure);
   if (!created.ok) {
     process.stderr.write(`echo-agent cannot start: ${created.error}\n`);
     return 1;

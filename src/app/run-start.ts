@@ -1,12 +1,13 @@
 import { createApp } from './create-app.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
+import { startUpFailure } from './start-up-failure.js';
 import type { ParsedArguments } from './parse-arguments.js';
 
 /** `npm start`: every configured channel, until SIGINT or SIGTERM. Resolves to the exit code. */
 export async function runStart(argumentsParsed: ParsedArguments): Promise<number> {
   const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile });
   if (!loaded.ok) return 2;
-  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'server', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } });
+  const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'server', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } }).catch(startUpFailure);
   if (!created.ok) {
     process.stderr.write(`echo-agent cannot start: ${created.error}\n`);
     return 1;

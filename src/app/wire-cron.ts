@@ -6,7 +6,7 @@ import type { ChannelContext, WiredChannel } from './channel-context.js';
 export type WiredScheduler = { readonly scheduler: SchedulerPort; readonly wired: WiredChannel };
 
 /** The cron channel and the scheduler port the schedule tools use; on in every mode. */
-export async function wireCron(context: ChannelContext): Promise<WiredScheduler> {
+export async function wireCron(context: Omit<ChannelContext, 'channelName'>): Promise<WiredScheduler> {
   const logger = context.logger.child({ channel: 'cron' });
   const channel = createCronChannel({ config: context.config, store: context.store, outbox: context.outbox, telemetry: context.telemetry, logger, shared: context.instance.mode === 'cluster' });
   for (const problem of channel.configProblems) logger.warn(problem);

@@ -63,7 +63,7 @@ export async function startWechatChannelHarness(options: HarnessOptions = {}): P
     splitAt: 2000,
     ...options.settings,
   };
-  const channel = createWechatChannel({
+  const channel = createWechatChannel({ name: 'wechat',
     settings,
     dataDir,
     messages: messagesFor(settings.locale),

@@ -41,7 +41,7 @@ describe('webhook results are bounded (finding 9)', () => {
     dataDir = await mkdtemp(path.join(tmpdir(), 'echo-memory-'));
     store = await createStore({ dataDir });
     const telemetry = createTelemetry();
-    const webhook = createWebhookChannel({
+    const webhook = createWebhookChannel({ name: 'webhook',
       host: '127.0.0.1',
       port: 0,
       secret,

@@ -20,7 +20,7 @@ async function startHarness(polling: { stallTimeoutMs?: number; retryBaseMs?: nu
   const store = await createStore({ url: 'memory:', dataDir: '.' });
   const logLines: string[] = [];
   const logger = await createLogger({ level: 'debug', pretty: false, destination: { write: (line: string) => void logLines.push(line) } });
-  const channel = createTelegramChannel({
+  const channel = createTelegramChannel({ name: 'telegram',
     token,
     apiRoot: proxy.apiRoot,
     mode: 'polling',

@@ -3,7 +3,7 @@ import { type BotIdentity, type ToEventContext, updateToEvent } from '../../../.
 import { telegramUpdateSchema } from '../../../../channels/telegram/update-schema.js';
 
 const bot: BotIdentity = { id: 666, username: 'EchoBot' };
-const context: ToEventContext = { bot, sessionPerUser: false, now: new Date('2030-01-01T10:00:00Z') };
+const context: ToEventContext = { channel: 'telegram', bot, sessionPerUser: false, now: new Date('2030-01-01T10:00:00Z') };
 const alice = { id: 1001, is_bot: false, first_name: 'Alice', username: 'alice' };
 
 function translate(update: unknown, overrides: Partial<ToEventContext> = {}) {

@@ -13,7 +13,7 @@ type ApiCall = { method: string; payload: Readonly<Record<string, unknown>> };
 /** A Telegram channel in webhook mode over a recording Bot API (getMe answers EchoBot), on an in-memory store. */
 async function webhookChannel(store: Store, groups: readonly string[]) {
   const calls: ApiCall[] = [];
-  const channel = createTelegramChannel({
+  const channel = createTelegramChannel({ name: 'telegram',
     token: '42:AAwebhookModeTestToken_xxxxxxxxxxxx',
     apiRoot: 'http://127.0.0.1:9',
     mode: 'webhook',

@@ -25,7 +25,7 @@ describe('POST /v1/messages body and event', () => {
   });
 
   it('builds an unattended webhook-origin event whose id is the run id, in the chat session', () => {
-    const event = requestToEvent({ chatId: 'orders', text: 'hi' }, { runId: 'run-1', now: new Date('2030-01-01T00:00:00Z') });
+    const event = requestToEvent({ chatId: 'orders', text: 'hi' }, { channel: 'webhook', runId: 'run-1', now: new Date('2030-01-01T00:00:00Z') });
     expect(event).toMatchObject({
       type: 'message-received',
       id: 'run-1',
@@ -38,6 +38,6 @@ describe('POST /v1/messages body and event', () => {
       text: 'hi',
       at: '2030-01-01T00:00:00.000Z',
     });
-    expect(requestToEvent({ chatId: 'c', senderId: 'erp', text: 'x' }, { runId: 'r', now: new Date() }).sender.id).toBe('erp');
+    expect(requestToEvent({ chatId: 'c', senderId: 'erp', text: 'x' }, { channel: 'webhook', runId: 'r', now: new Date() }).sender.id).toBe('erp');
   });
 });

@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function channelWith(secret: string | undefined, port = 0) {
-  return createWebhookChannel({
+  return createWebhookChannel({ name: 'webhook',
     host: '127.0.0.1',
     port,
     secret,
@@ -86,7 +86,7 @@ describe('webhook channel listening', () => {
 describe('routes other channels mount', () => {
   it('serves a mounted route at its literal path with the parsed and raw body and lower-cased headers', async () => {
     const seen: { body: unknown; rawBody: string; headers: Readonly<Record<string, string | undefined>> }[] = [];
-    const channel = createWebhookChannel({
+    const channel = createWebhookChannel({ name: 'webhook',
       host: '127.0.0.1',
       port: 0,
       waitTimeoutMs: 1000,
@@ -128,7 +128,7 @@ describe('routes other channels mount', () => {
 describe('?wait=true when the turn stops for an approval', () => {
   it('answers 202 waiting-for-approval when the turn suspends instead of replying', async () => {
     const telemetry = createTelemetry();
-    const channel = createWebhookChannel({
+    const channel = createWebhookChannel({ name: 'webhook',
       host: '127.0.0.1',
       port: 0,
       secret: 'k',

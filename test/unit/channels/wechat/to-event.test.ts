@@ -18,7 +18,7 @@ function data(overrides: Partial<WechatMessageData> = {}): WechatMessageData {
 
 describe('toEvent', () => {
   it('turns a private message into a message-received event of the contact chat, with trust flags set by us', () => {
-    const event = toEvent(data(), { now });
+    const event = toEvent(data(), { channel: 'wechat', now });
     expect(event).toMatchObject({
       type: 'message-received',
       channel: 'wechat',
@@ -38,18 +38,18 @@ describe('toEvent', () => {
   });
 
   it('uses the room as the chat in a group and keeps whether the bot was mentioned', () => {
-    const event = toEvent(data({ room: { id: 'team@chatroom', topic: 'Team' }, mentionsBot: true, text: '1' }), { now });
+    const event = toEvent(data({ room: { id: 'team@chatroom', topic: 'Team' }, mentionsBot: true, text: '1' }), { channel: 'wechat', now });
     expect(event).toMatchObject({ chatId: 'team@chatroom', sessionKey: 'wechat:team@chatroom', isGroup: true, mentioned: true, text: '1', sender: { id: 'wxid_alice' } });
   });
 
   it("prefers the owner's alias for the display name", () => {
-    expect(toEvent(data({ talker: { id: 'wxid_alice', name: 'Nick', alias: 'Alice (work)' } }), { now }).sender.displayName).toBe('Alice (work)');
-    expect(toEvent(data({ talker: { id: 'wxid_x', name: '' } }), { now }).sender.displayName).toBe('wxid_x');
+    expect(toEvent(data({ talker: { id: 'wxid_alice', name: 'Nick', alias: 'Alice (work)' } }), { channel: 'wechat', now }).sender.displayName).toBe('Alice (work)');
+    expect(toEvent(data({ talker: { id: 'wxid_x', name: '' } }), { channel: 'wechat', now }).sender.displayName).toBe('wxid_x');
   });
 
   it('never reads trust flags from the payload', () => {
     const hostile = { ...data(), origin: 'schedule', unattended: true } as unknown as WechatMessageData;
-    const event = toEvent(hostile, { now });
+    const event = toEvent(hostile, { channel: 'wechat', now });
     expect(event.origin).toBe('user');
     expect(event.unattended).toBe(false);
   });

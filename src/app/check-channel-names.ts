@@ -1,0 +1,25 @@
+import { EchoError } from '../errors/echo-error.js';
+import type { ChannelAdapter } from './channel-adapter.js';
+import type { WiredChannel } from './channel-context.js';
+
+/** Refuses a channel list where two adapters share a name: their replies, sessions and routes would collide. */
+export function assertDistinctChannelNames(adapters: readonly ChannelAdapter[]): void {
+  const seen = new Set<string>();
+  for (const adapter of adapters) {
+    if (seen.has(adapter.name)) {
+      throw new EchoError('channel-name-duplicate', `Two channel adapters are both named "${adapter.name}"; every channel needs a name of its own.`);
+    }
+    seen.add(adapter.name);
+  }
+}
+
+/** Refuses a wired channel that reports a name other than its adapter's: replies addressed to it would find no channel. */
+export function assertWiredAsNamed(adapter: ChannelAdapter, wired: WiredChannel): void {
+  const reported = wired.on ? wired.channel.name : wired.name;
+  if (reported !== adapter.name) {
+    throw new EchoError(
+      'channel-name-mismatch',
+      `The channel adapter "${adapter.name}" wired a channel named "${reported}"; a channel must use the name its adapter hands it (context.channelName).`,
+    );
+  }
+}
