@@ -7,7 +7,6 @@
 // is answered as usual, and `npm run parked` lists the parked turn. On a build without the quarantine the third
 // start runs the turn again.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { messagesFor } from '../../src/i18n/messages.js';
 import type { JournalEntry } from '../../src/journal/inbound-journal.js';
 import type { ParkedTurn } from '../../src/journal/parked-turns.js';
 import { createStore } from '../../src/store/create-store.js';
@@ -17,8 +16,8 @@ import { waitFor } from '../fakes/start-test-app.js';
 import { createGate } from '../fakes/webhook-client.js';
 import { type AgentUnderFault, createAgentUnderFault, faultUser, patientMs } from './agent-under-fault.js';
 import { runParkedCommand } from './run-parked-command.js';
+import { setAsideSentence, startUntilParked } from './start-until-parked.js';
 
-const setAside = messagesFor('en').parked.setAside;
 const extractionStarted = 'pdf extraction started';
 
 /** How often a line occurs in a process's stderr so far. */
@@ -70,14 +69,11 @@ describe('a message that kills the agent every time it runs', () => {
     await waitFor(() => poisonCalls === 2, 'the re-run after the first death', patientMs);
     await current.kill();
 
-    await current.start();
-    await current.waitForBotMessage((message) => message.text === setAside, 'the set-aside sentence');
-    await current.send('and now?');
-    await current.waitForBotMessage((message) => message.text === 'answer: and now?', 'the answer to the next message');
+    await startUntilParked(current, { text: 'and now?', answer: 'answer: and now?' });
     await current.stop();
 
     expect(poisonCalls).toBe(2);
-    expect(current.botMessages().filter((message) => message.text === setAside)).toHaveLength(1);
+    expect(current.botMessages().filter((message) => message.text === setAsideSentence)).toHaveLength(1);
     expect(current.botMessages().some((message) => message.text.includes('killed process'))).toBe(false);
     const { parked, unfinished } = await readStore(current);
     expect(unfinished).toEqual([]);
@@ -111,15 +107,12 @@ describe('a message that kills the agent every time it runs', () => {
     await current.start();
     await killDuringExtraction();
 
-    const third = await current.start();
-    await current.waitForBotMessage((message) => message.text === setAside, 'the set-aside sentence');
-    await current.send('and now?');
-    await current.waitForBotMessage((message) => message.text === 'answer: and now?', 'the answer to the next message');
+    const third = await startUntilParked(current, { text: 'and now?', answer: 'answer: and now?' });
     expect(occurrences(third.stderr(), extractionStarted)).toBe(0);
     await current.stop();
 
     expect(askedAboutReport()).toBe(0);
-    expect(current.botMessages().filter((message) => message.text === setAside)).toHaveLength(1);
+    expect(current.botMessages().filter((message) => message.text === setAsideSentence)).toHaveLength(1);
     const { parked, unfinished } = await readStore(current);
     expect(unfinished).toEqual([]);
     expect(parked).toMatchObject([{ attempts: 2, event: { text: caption, media: [{ kind: 'document', fileName: 'report.pdf' }] } }]);

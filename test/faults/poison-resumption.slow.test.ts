@@ -11,7 +11,6 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { PendingApproval } from '../../src/approvals/pending-approval.js';
 import type { SuspendedTurn } from '../../src/approvals/suspended-turn.js';
-import { messagesFor } from '../../src/i18n/messages.js';
 import type { ParkedTurn } from '../../src/journal/parked-turns.js';
 import { createStore } from '../../src/store/create-store.js';
 import { ensureBuilt } from '../fakes/run-compiled.js';
@@ -19,9 +18,9 @@ import { waitFor } from '../fakes/start-test-app.js';
 import { createGate } from '../fakes/webhook-client.js';
 import { type AgentUnderFault, createAgentUnderFault, faultUser, patientMs } from './agent-under-fault.js';
 import { runParkedCommand } from './run-parked-command.js';
+import { setAsideSentence, startUntilParked } from './start-until-parked.js';
 import { execApprovalYaml } from './exec-approval-config.js';
 
-const setAside = messagesFor('en').parked.setAside;
 const continuation = 'Continuation: the counter ran.';
 
 describe('a resumed turn that kills the agent every time it continues', () => {
@@ -81,15 +80,12 @@ describe('a resumed turn that kills the agent every time it continues', () => {
     await waitFor(() => continuations === 2, 'the continuation after the first death', patientMs);
     await current.kill();
 
-    await current.start();
-    await current.waitForBotMessage((message) => message.text === setAside, 'the set-aside sentence');
-    await current.send('ping');
-    await current.waitForBotMessage((message) => message.text === 'echo: ping', 'the answer to the next message');
+    await startUntilParked(current, { text: 'ping', answer: 'echo: ping' });
     await current.stop();
 
     expect(continuations).toBe(2);
     expect(readFileSync(counter, 'utf8')).toBe('run\n');
-    expect(current.botMessages().filter((message) => message.text === setAside)).toHaveLength(1);
+    expect(current.botMessages().filter((message) => message.text === setAsideSentence)).toHaveLength(1);
     expect(current.botMessages().some((message) => message.text === continuation)).toBe(false);
     const parkedState = await readStore(current);
     expect(parkedState.parked).toMatchObject([{ attempts: 2, event: { type: 'turn-resumed', chatId: String(faultUser) } }]);
@@ -111,7 +107,7 @@ describe('a resumed turn that kills the agent every time it continues', () => {
     expect(continuations).toBe(3);
     expect(readFileSync(counter, 'utf8')).toBe('run\n');
     expect(current.botMessages().filter((message) => message.text === continuation)).toHaveLength(1);
-    expect(current.botMessages().filter((message) => message.text === setAside)).toHaveLength(1);
+    expect(current.botMessages().filter((message) => message.text === setAsideSentence)).toHaveLength(1);
     const retried = await readStore(current);
     expect(retried.parked).toEqual([]);
     expect(retried.suspended).toEqual([]);
