@@ -1,5 +1,5 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
-import type { WiredChannel } from '../../src/app/channel-context.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
+import type { WiredChannel } from '../../src/channel/channel-context.js';
 import { describeTelegramSettings, telegramSettingsProblem } from './telegram-settings.js';
 
 /** Telegram: on when a bot token is set; telegraf and the channel are loaded only then. Cards carry buttons. */

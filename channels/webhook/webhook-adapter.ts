@@ -1,4 +1,4 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import { createWebhookChannel, describeGateway } from './webhook-channel.js';
 
 /** The HTTP gateway: always on in server mode for /healthz and /metrics; POST /v1/messages only with WEBHOOK_SECRET. */

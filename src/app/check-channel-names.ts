@@ -1,6 +1,6 @@
 import { EchoError } from '../errors/echo-error.js';
-import type { ChannelAdapter } from './channel-adapter.js';
-import type { WiredChannel } from './channel-context.js';
+import type { ChannelAdapter } from '../channel/channel-adapter.js';
+import type { WiredChannel } from '../channel/channel-context.js';
 
 /** Refuses a channel list where two adapters share a name: their replies, sessions and routes would collide. */
 export function assertDistinctChannelNames(adapters: readonly ChannelAdapter[]): void {

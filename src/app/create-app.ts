@@ -44,10 +44,10 @@ import type { Store } from '../store/key-value-namespace.js';
 import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
-import type { ChannelContext, WiredChannel } from './channel-context.js';
+import type { ChannelContext, WiredChannel } from '../channel/channel-context.js';
 import { builtinChannels } from './builtin-channels.js';
 import { assertDistinctChannelNames, assertWiredAsNamed } from './check-channel-names.js';
-import type { AppMode, ApprovalSurface, ChannelAdapter } from './channel-adapter.js';
+import type { AppMode, ApprovalSurface, ChannelAdapter } from '../channel/channel-adapter.js';
 import { createBudgets } from './create-budgets.js';
 import { createModel } from './create-model.js';
 import { createOutbox } from './create-outbox.js';
@@ -57,7 +57,7 @@ import { openEventBus } from './open-event-bus.js';
 import { wireMedia } from './wire-media.js';
 import { wireCron } from './wire-cron.js';
 
-export type { AppMode } from './channel-adapter.js';
+export type { AppMode } from '../channel/channel-adapter.js';
 
 /** What the composition root is built from. */
 export type AppOptions = {

@@ -1,6 +1,6 @@
 import { createCronChannel } from '../../channels/cron/index.js';
 import type { SchedulerPort } from '../scheduling/scheduled-job.js';
-import type { ChannelContext, WiredChannel } from './channel-context.js';
+import type { ChannelContext, WiredChannel } from '../channel/channel-context.js';
 
 /** The scheduler the cron wiring provides, with the channel that fires its jobs. */
 export type WiredScheduler = { readonly scheduler: SchedulerPort; readonly wired: WiredChannel };

@@ -33,6 +33,26 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   pg: ['src/cluster/', 'src/store/'],
 };
 
+/**
+ * The layers of src/, bottom first (docs/architecture.md, "Layers"): a folder imports only folders of lower layers.
+ * Folders of one layer do not import each other.
+ */
+const srcLayers: readonly (readonly string[])[] = [
+  ['errors', 'time', 'markdown', 'model', 'retry'],
+  ['config', 'store', 'events'],
+  ['logging', 'dedupe', 'scheduling', 'i18n'],
+  ['bus', 'policy'],
+  ['registry'],
+  ['budgets', 'telemetry', 'media', 'reviewer', 'journal'],
+  ['approvals'],
+  ['cluster', 'agent'],
+  ['gateway'],
+  ['channel'],
+  ['app'],
+];
+const layerOf = new Map(srcLayers.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
+const srcFolderOf = (file: string) => file.split('/')[1] ?? '';
+
 describe('house rules (docs/naming.md), checked on every file', () => {
   it('src/ names no channel: channels describe themselves through their adapter (channels/<name>/<name>-adapter.ts)', () => {
     // The config file's shape, user-facing text, per-channel doctor checks, the command names and the always-on
@@ -50,6 +70,38 @@ describe('house rules (docs/naming.md), checked on every file', () => {
           .map(({ where, line }) => `${where}: ${line.trim()}`),
       );
     expect(offenders).toEqual([]);
+  });
+
+  it('nothing outside src/app/ imports src/app/ (the composition root sits on top; tests may)', () => {
+    const offenders = production
+      .filter((file) => !file.startsWith('src/app/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => relative(repositoryRoot, join(repositoryRoot, file, '..', specifier)).replaceAll('\\', '/'))
+          .filter((target) => target.startsWith('src/app/'))
+          .map((target) => `${file} imports ${target}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the folders of src/ respect the layer order of docs/architecture.md: no import runs back up', () => {
+    const offenders: string[] = [];
+    for (const file of production.filter((candidate) => candidate.startsWith('src/'))) {
+      const from = srcFolderOf(file);
+      for (const specifier of importsOf(file).filter((candidate) => candidate.startsWith('.'))) {
+        const target = relative(repositoryRoot, join(repositoryRoot, file, '..', specifier)).replaceAll('\\', '/');
+        if (!target.startsWith('src/') || target.split('/').length <= 2) continue;
+        const to = srcFolderOf(target);
+        if (to === from) continue;
+        const fromLayer = layerOf.get(from);
+        const toLayer = layerOf.get(to);
+        if (fromLayer === undefined) offenders.push(`${file}: src/${from}/ has no layer (add it to srcLayers)`);
+        else if (toLayer === undefined) offenders.push(`${file}: src/${to}/ has no layer (add it to srcLayers)`);
+        else if (toLayer >= fromLayer) offenders.push(`${file} (layer ${fromLayer}) imports ${target} (layer ${toLayer})`);
+      }
+    }
+    expect([...new Set(offenders)]).toEqual([]);
   });
 
   it('the folders of src/ import each other without a cycle', () => {
