@@ -39,6 +39,7 @@ export const telegramAdapter: ChannelAdapter = {
       timezone: context.config.agent.timezone,
       dedupeTtlMs: context.config.storage.dedupeHours * 60 * 60 * 1000,
     });
-    return { on: true, channel, detail: describeTelegramSettings(telegram), routes: channel.webhookRoute ? [channel.webhookRoute] : [] };
+    if (channel.webhookRoute) context.gateway.mount(channel.webhookRoute);
+    return { on: true, channel, detail: describeTelegramSettings(telegram) };
   },
 };

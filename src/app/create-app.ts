@@ -16,7 +16,8 @@ import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import { createResumeRequests } from '../agent/resume-requests.js';
 import { EchoError } from '../errors/echo-error.js';
 import { createId } from '../events/create-id.js';
-import type { HttpRoute } from '../events/http-route.js';
+import type { Gateway } from '../gateway/create-gateway.js';
+import type { GatewayRoutes } from '../gateway/http-route.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { createDeliveredReplies } from '../journal/delivered-replies.js';
 import { createTurnParking } from '../journal/create-turn-parking.js';
@@ -87,6 +88,8 @@ export type App = {
   readonly runtime: AgentRuntime;
   readonly registry: ToolRegistry;
   readonly telemetry: Telemetry;
+  /** The HTTP gateway (server mode): /healthz, /metrics and the routes channels mounted; `address()` once started. */
+  readonly gateway?: Gateway;
   /** Usage accounting and budgets. */
   readonly budgets: BudgetControl;
   /** How a channel hands an event in: journaled, then queued (what every channel's `emit` is). */
@@ -169,7 +172,28 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   let surfaces: ReadonlyMap<string, ApprovalSurface> = new Map();
   const activeSurfaces = () => surfaces;
   const messagesFor = (channel: string) => catalogue(traits.get(channel)?.locale ?? config.agent.locale);
-  const routes: HttpRoute[] = [];
+  // The gateway is core infrastructure in server mode: /healthz and /metrics, and the routes channels mount while wired.
+  const gateway: Gateway | undefined =
+    options.mode === 'server'
+      ? (await import('../gateway/create-gateway.js')).createGateway({
+          host: config.gateway.host,
+          port: config.gateway.port,
+          metricsToken: config.gateway.metricsToken,
+          store,
+          bus,
+          telemetry,
+          logger: logger.child({ component: 'gateway' }),
+          statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
+          instance: () => ({ id: instanceId, mode: events.mode, leads: events.leadership.held() }),
+          statusOfToolServers: () => mcp?.servers() ?? {},
+          statusOfParkedTurns: () => parking.summary(),
+        })
+      : undefined;
+  const noGateway: GatewayRoutes = {
+    mount: (route) => {
+      throw new EchoError('gateway-not-running', `${route.method} ${route.path} cannot be served: the HTTP gateway runs only in server mode.`);
+    },
+  };
   const context: Omit<ChannelContext, 'channelName'> = {
     config,
     logger,
@@ -179,10 +203,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     telemetry,
     instance: { id: instanceId, mode: events.mode, leadership: events.leadership, handOff: events.handOff },
     messagesFor,
-    httpRoutes: () => routes,
-    statusOfToolServers: () => mcp?.servers() ?? {},
-    statusOfParkedTurns: () => parking.summary(),
-    statusOfChannels: () => Object.fromEntries([...channels.entries()].map(([name, channel]) => [name, channel.status()])) as Record<string, ChannelStatus>,
+    gateway: gateway ?? noGateway,
     terminal: options.mode === 'chat' ? { ...(options.terminal ?? { input: process.stdin, output: process.stdout }), userName: userName() } : undefined,
   };
 
@@ -386,7 +407,6 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     if (item.on) {
       channels.set(item.channel.name, item.channel);
       outbox.register(item.channel);
-      routes.push(...(item.routes ?? []));
     }
   }
   surfaces = new Map([...traits].flatMap(([name, declared]) => (declared.approvals && channels.has(name) ? [[name, declared.approvals] as const] : [])));
@@ -400,7 +420,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     ...(config.approvals.mode === 'manual' ? [] : [`approvals: ${config.approvals.mode}${config.approvals.mode === 'smart' ? ` (reviewer: ${config.approvals.reviewerModel ? `${config.approvals.reviewerModel.provider}:${config.approvals.reviewerModel.name}` : 'the primary model'})` : ''}`]),
     ...(mcp ? [`mcp: ${mcpServerNames.map((name) => `${name} (${config.mcp.servers[name]?.url ? 'http' : 'stdio'})`).join(', ')}; their tools join when each is up`] : []),
     ...wired.map((item) => (item.on ? `${item.channel.name}: on (${item.detail})` : `${item.name}: off (${item.reason})`)),
-    ...routes.map((route) => `  mounted on the gateway: ${route.method} ${route.path}`),
+    ...(gateway ? [`gateway: ${config.gateway.host}:${config.gateway.port} (/healthz, /metrics${gateway.routes().map((route) => `, ${route.method} ${route.path}`).join('')})`] : []),
   ];
 
   let sweeper: NodeJS.Timeout | undefined;
@@ -412,6 +432,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     runtime,
     registry,
     telemetry,
+    gateway,
     budgets: budgets.control,
     accept: (event) => intake.accept(event),
     channels,
@@ -428,6 +449,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       media.start();
       try {
         for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
+        await gateway?.start();
       } finally {
         // Once the channels run, the servers start side by side (loading the MCP client then, off the start-up path).
         void (mcp?.start() ?? Promise.resolve()).catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start')).finally(releaseTurns);
@@ -456,6 +478,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       for (const channel of [...channels.values()].reverse()) {
         await channel.stop().catch((error: unknown) => logger.warn({ err: error, channel: channel.name }, 'channel did not stop cleanly'));
       }
+      await gateway?.stop();
       await mcp?.stop();
       await fileAudit.flush();
       await registry.flush();

@@ -3,13 +3,11 @@ import type { MessageBus } from '../bus/message-bus.js';
 import type { HandOff } from '../cluster/hand-off.js';
 import type { LeadershipPort } from '../cluster/leadership.js';
 import type { Config } from '../config/config-schema.js';
-import type { Channel, ChannelStatus } from '../events/channel.js';
-import type { HttpRoute } from '../events/http-route.js';
+import type { Channel } from '../events/channel.js';
+import type { GatewayRoutes } from '../gateway/http-route.js';
 import type { Outbox } from '../events/outbox.js';
 import type { Messages } from '../i18n/messages.js';
-import type { ParkedSummary } from '../journal/create-turn-parking.js';
 import type { Logger } from '../logging/create-logger.js';
-import type { ToolServerStatus } from '../registry/dynamic-tool-source.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
@@ -30,14 +28,12 @@ export type ChannelContext = {
   readonly instance: InstanceContext;
   /** The catalogue in the locale the named channel declared. */
   readonly messagesFor: (channel: string) => Messages;
-  /** Each server that brings tools at run time (MCP), read when asked (health endpoints). */
-  readonly statusOfToolServers: () => Readonly<Record<string, ToolServerStatus>>;
-  /** How many turns are parked and the newest, read when asked (health endpoints). */
-  readonly statusOfParkedTurns: () => Promise<ParkedSummary>;
-  /** Every channel's status, read when asked (health endpoints). */
-  readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
-  /** Routes the wired channels serve over the HTTP gateway (Telegram's webhook mode): read at start, after every channel is wired. */
-  readonly httpRoutes: () => readonly HttpRoute[];
+  /**
+   * The HTTP gateway (server mode): a channel that serves HTTP (the webhook channel's POST /v1/messages, Telegram's
+   * webhook mode) mounts its routes while it is wired; the gateway serves them once it starts. In chat mode there is
+   * no gateway and mounting throws `gateway-not-running`.
+   */
+  readonly gateway: GatewayRoutes;
   /** The terminal, in `chat` mode. */
   readonly terminal?: { readonly input: Readable; readonly output: Writable; readonly userName: string };
 };
@@ -57,8 +53,6 @@ export type WiredChannel =
       readonly on: true;
       readonly channel: Channel;
       readonly detail: string;
-      /** Routes it serves over the HTTP gateway. */
-      readonly routes?: readonly HttpRoute[];
       /** Resolves when the channel has nothing more to bring (the terminal's input ended). */
       readonly finished?: Promise<void>;
     }

@@ -1,7 +1,7 @@
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { MessageBus } from '../../src/bus/message-bus.js';
-import type { Store } from '../../src/store/key-value-namespace.js';
-import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import type { MessageBus } from '../bus/message-bus.js';
+import type { Store } from '../store/key-value-namespace.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 
 const maxToolLabels = 100;
 

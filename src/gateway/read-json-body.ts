@@ -3,6 +3,9 @@ import type { Context } from 'koa';
 import { discardRefusedBody } from './discard-refused-body.js';
 import type { GatewayErrorCode } from './error-response.js';
 
+/** Largest accepted body when a route names no limit: 1 MiB. */
+export const defaultBodyLimitBytes = 1024 * 1024;
+
 /** A request body read as JSON: parsed with its raw text (what signatures cover), or why not. */
 export type JsonBody =
   | { readonly ok: true; readonly body: unknown; readonly rawBody: string }

@@ -1,8 +1,8 @@
-import type { BusStats } from '../../src/bus/message-bus.js';
-import type { ChannelStatus } from '../../src/events/channel.js';
-import type { ParkedSummary } from '../../src/journal/create-turn-parking.js';
-import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
-import type { StoreHealth } from '../../src/store/key-value-namespace.js';
+import type { BusStats } from '../bus/message-bus.js';
+import type { ChannelStatus } from '../events/channel.js';
+import type { ParkedSummary } from '../journal/create-turn-parking.js';
+import type { ToolServerStatus } from '../registry/dynamic-tool-source.js';
+import type { StoreHealth } from '../store/key-value-namespace.js';
 
 /** What GET /healthz answers: the process is alive, each channel's state, the store's, and how full the bus is. */
 export type HealthReport = {

@@ -1,13 +1,13 @@
-import { EchoError } from '../../src/errors/echo-error.js';
+import { EchoError } from '../errors/echo-error.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Router } from '@koa/router';
 import Koa, { type Context } from 'koa';
-import type { HttpRoute } from '../../src/events/http-route.js';
-import type { Logger } from '../../src/logging/create-logger.js';
+import type { Logger } from '../logging/create-logger.js';
 import { errorBody, respondWithError } from './error-response.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import type { HealthReport } from './health-report.js';
-import type { JsonBody } from './read-json-body.js';
+import type { HttpRequest, HttpRoute } from './http-route.js';
+import { createJsonBodyReader, defaultBodyLimitBytes } from './read-json-body.js';
 
 /** The parts the HTTP gateway serves. */
 export type GatewayAppOptions = {
@@ -16,19 +16,13 @@ export type GatewayAppOptions = {
   readonly health: () => Promise<HealthReport>;
   /** When set, /metrics and the detailed /healthz answer only to `Authorization: Bearer <token>`. */
   readonly metricsToken?: string;
-  /** POST /v1/messages; absent when no secret is configured. */
-  readonly messageRoute?: (context: Context) => Promise<void>;
-  /** Routes other channels mount (Telegram's webhook mode). */
+  /** Routes the channels registered (the webhook channel's POST /v1/messages, Telegram's webhook). */
   readonly routes: readonly HttpRoute[];
-  readonly readBody: (context: Context) => Promise<JsonBody>;
 };
 
-/** The path POST messages arrive on. */
-export const messagePath = '/v1/messages';
-
 /**
- * Builds the koa app: /healthz, /metrics, /v1/messages and mounted routes; every error is JSON and no
- * error stops the server. With a metrics token, /metrics needs it and /healthz without it says only `ok`.
+ * Builds the koa app: /healthz, /metrics and the channels' routes; every error is JSON and no error stops the
+ * server. With a metrics token, /metrics needs it and /healthz without it says only `ok`.
  */
 export function createGatewayApp(options: GatewayAppOptions): Koa {
   const app = new Koa();
@@ -85,24 +79,33 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
       context.body = await options.metrics.text();
     }),
   );
-  if (options.messageRoute) router.post(messagePath, named(messagePath, options.messageRoute));
   // Mounted paths come from config (Telegram's webhook URL): matched literally, never read as router patterns.
-  const mounted = new Map(options.routes.map((route) => [route.path, route]));
+  const mounted = new Map(options.routes.map((route) => [route.path, { route, readJson: createJsonBodyReader({ limitBytes: route.bodyLimitBytes ?? defaultBodyLimitBytes }) }]));
   app.use(async (context, next) => {
-    const route = mounted.get(context.path);
-    if (route === undefined) return next();
+    const entry = mounted.get(context.path);
+    if (entry === undefined) return next();
+    const { route } = entry;
     context.state.route = route.path;
     if (context.method !== route.method) {
       context.set('Allow', route.method);
       respondWithError(context, 405, 'method-not-allowed', `${context.method} is not allowed on ${context.path}.`);
       return;
     }
-    const read = await options.readBody(context);
-    if (!read.ok) {
-      respondWithError(context, read.status, read.code, read.message);
-      return;
-    }
-    const response = await route.handle({ body: read.body, rawBody: read.rawBody, headers: flattenHeaders(context.headers) });
+    const closed = new AbortController();
+    // The caller hung up before the answer was written (a `?wait=true` caller giving up).
+    context.res.once('close', () => {
+      if (!context.res.writableFinished) closed.abort();
+    });
+    const request: HttpRequest = {
+      method: context.method,
+      path: context.path,
+      headers: flattenHeaders(context.headers),
+      query: flattenQuery(context.query),
+      readJson: () => entry.readJson(context),
+      closed: closed.signal,
+    };
+    const response = await route.handle(request);
+    for (const [name, value] of Object.entries(response.headers ?? {})) context.set(name, value);
     context.status = response.status;
     context.body = response.body ?? '';
   });
@@ -116,6 +119,12 @@ function bearerMatches(header: string, token: string): boolean {
   const given = /^Bearer (.+)$/i.exec(header)?.[1] ?? '';
   const digest = (text: string) => createHash('sha256').update(text, 'utf8').digest();
   return given !== '' && timingSafeEqual(digest(given), digest(token));
+}
+
+function flattenQuery(query: Context['query']): Record<string, string | undefined> {
+  const flat: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(query)) flat[name] = Array.isArray(value) ? value[0] : value;
+  return flat;
 }
 
 function flattenHeaders(headers: Context['headers']): Record<string, string | undefined> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createGatewayMetrics } from '../../../../channels/webhook/gateway-metrics.js';
-import { createTelemetry } from '../../../../src/telemetry/telemetry.js';
+import { createGatewayMetrics } from '../../../src/gateway/gateway-metrics.js';
+import { createTelemetry } from '../../../src/telemetry/telemetry.js';
 
 describe('gateway metrics', () => {
   it('counts turns, tool calls and approvals from telemetry, and reads the queue depth when scraped', async () => {
