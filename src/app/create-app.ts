@@ -56,7 +56,8 @@ import { createSmartApprovals } from './create-smart-approvals.js';
 import { execSandboxFor, type SandboxSources } from './exec-sandbox-for.js';
 import { openEventBus } from './open-event-bus.js';
 import { wireMedia } from './wire-media.js';
-import { wireCron } from './wire-cron.js';
+import { wireScheduler } from './wire-scheduler.js';
+import { schedulerSourceName } from '../scheduler/create-scheduler.js';
 
 export type { AppMode } from '../channel/channel-adapter.js';
 
@@ -113,7 +114,7 @@ export type App = {
 export async function createApp(options: AppOptions): Promise<{ ok: true; app: App } | { ok: false; error: string }> {
   const { config, logger } = options;
   // Before anything is opened: a name written twice is a bug in the channel list, said at start-up.
-  assertDistinctChannelNames(options.channels ?? builtinChannels);
+  assertDistinctChannelNames(options.channels ?? builtinChannels, [schedulerSourceName]);
   const now = options.now ?? (() => new Date());
   const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
@@ -207,7 +208,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     terminal: options.mode === 'chat' ? { ...(options.terminal ?? { input: process.stdin, output: process.stdout }), userName: userName() } : undefined,
   };
 
-  const cron = await wireCron(context);
+  const cron = await wireScheduler(context);
   const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'), {
     sessionTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
   });
@@ -401,7 +402,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     }
     wired.push(item);
   }
-  // Cron goes last: a catch-up run at start-up must find every channel it may deliver to already started.
+  // The scheduler starts last: a catch-up run at start-up must find every channel it may deliver to already started.
   wired.push(cron.wired);
   for (const item of wired) {
     if (item.on) {

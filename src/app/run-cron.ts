@@ -1,4 +1,4 @@
-import { listJobRows } from '../../channels/cron/index.js';
+import { listJobRows } from '../scheduler/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { createStore } from '../store/create-store.js';
 import type { ParsedArguments } from './parse-arguments.js';

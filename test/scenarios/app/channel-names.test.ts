@@ -53,6 +53,11 @@ describe('a channel names itself once, in its adapter', () => {
     await expect(failure).rejects.toMatchObject({ code: 'channel-name-duplicate', message: expect.stringContaining('"tcp"') });
   });
 
+  it('refuses an adapter that takes the name of the core scheduler', async () => {
+    const failure = startTestApp({ channels: [toyAdapter('cron')] });
+    await expect(failure).rejects.toMatchObject({ code: 'channel-name-duplicate', message: expect.stringContaining('"cron"') });
+  });
+
   it('refuses a channel that reports a name other than its adapter’s, instead of dropping its replies', async () => {
     const failure = startTestApp({ channels: [toyAdapter('tcp', { reportedName: 'tcp-old' })] });
     await expect(failure).rejects.toMatchObject({ code: 'channel-name-mismatch', message: expect.stringMatching(/"tcp".*"tcp-old"/) });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isOneTimeSchedule, parseSchedule } from '../../../../channels/cron/parse-schedule.js';
-import { wallTimeToInstant } from '../../../../src/time/zoned-time.js';
+import { isOneTimeSchedule, parseSchedule } from '../../../src/scheduler/parse-schedule.js';
+import { wallTimeToInstant } from '../../../src/time/zoned-time.js';
 
 describe('schedules', () => {
   it('reads 5- and 6-field cron expressions with their next run in the zone', () => {

@@ -1,7 +1,7 @@
-import type { Outbox } from '../../src/events/outbox.js';
-import { formatTarget } from '../../src/events/target.js';
-import type { Logger } from '../../src/logging/create-logger.js';
-import type { JobRun, ScheduledJob } from '../../src/scheduling/scheduled-job.js';
+import type { Outbox } from '../events/outbox.js';
+import { formatTarget } from '../events/target.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { JobRun, ScheduledJob } from '../scheduling/scheduled-job.js';
 
 /**
  * Tells the person who created a job that a run's answer did not arrive, in their private chat on the

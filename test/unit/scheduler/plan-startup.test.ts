@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredJob } from '../../../../channels/cron/job-store.js';
-import { planStartup } from '../../../../channels/cron/plan-startup.js';
+import type { StoredJob } from '../../../src/scheduler/job-store.js';
+import { planStartup } from '../../../src/scheduler/plan-startup.js';
 
 const now = new Date('2030-01-01T12:00:00Z');
 const base: StoredJob = { id: 'j', schedule: '0 9 * * *', timezone: 'UTC', prompt: 'p', target: { channel: 'cli', chatId: 'local' }, source: 'config', createdAt: '2029-01-01T00:00:00Z', catchUp: 'skip' };

@@ -1,6 +1,6 @@
-import type { Config } from '../../src/config/config-schema.js';
-import { formatTarget } from '../../src/events/target.js';
-import type { Store } from '../../src/store/key-value-namespace.js';
+import type { Config } from '../config/config-schema.js';
+import { formatTarget } from '../events/target.js';
+import type { Store } from '../store/key-value-namespace.js';
 import { jobsFromConfig, syncConfigJobs } from './config-jobs.js';
 import { nextRunOf } from './create-scheduler-port.js';
 import { createJobStore, type StoredJob } from './job-store.js';

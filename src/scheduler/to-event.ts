@@ -1,6 +1,6 @@
-import { createEnvelope } from '../../src/events/create-envelope.js';
-import type { ScheduleFired } from '../../src/events/inbound-event.js';
-import type { ScheduledJob } from '../../src/scheduling/scheduled-job.js';
+import { createEnvelope } from '../events/create-envelope.js';
+import type { ScheduleFired } from '../events/inbound-event.js';
+import type { ScheduledJob } from '../scheduling/scheduled-job.js';
 
 /** The session a job's turns run in: its own, never the target chat's. */
 export function jobSessionKey(jobId: string): string {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createJobTimers } from '../../../../channels/cron/job-timers.js';
-import { createLogger } from '../../../../src/logging/create-logger.js';
+import { createJobTimers } from '../../../src/scheduler/job-timers.js';
+import { createLogger } from '../../../src/logging/create-logger.js';
 
 afterEach(() => {
   vi.useRealTimers();

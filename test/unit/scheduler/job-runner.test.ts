@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { contentHashOf } from '../../../../channels/cron/content-hash.js';
-import { createJobRunner } from '../../../../channels/cron/create-job-runner.js';
-import { createJobStore, type JobStore, type StoredJob } from '../../../../channels/cron/job-store.js';
-import type { EmitResult } from '../../../../src/events/channel.js';
-import type { InboundEvent } from '../../../../src/events/inbound-event.js';
-import type { Delivery, OutboundEvent } from '../../../../src/events/outbound-event.js';
-import { createLogger } from '../../../../src/logging/create-logger.js';
-import { createStore } from '../../../../src/store/create-store.js';
-import type { Store } from '../../../../src/store/key-value-namespace.js';
-import { createTelemetry, type Telemetry } from '../../../../src/telemetry/telemetry.js';
+import { contentHashOf } from '../../../src/scheduler/content-hash.js';
+import { createJobRunner } from '../../../src/scheduler/create-job-runner.js';
+import { createJobStore, type JobStore, type StoredJob } from '../../../src/scheduler/job-store.js';
+import type { EmitResult } from '../../../src/events/channel.js';
+import type { InboundEvent } from '../../../src/events/inbound-event.js';
+import type { Delivery, OutboundEvent } from '../../../src/events/outbound-event.js';
+import { createLogger } from '../../../src/logging/create-logger.js';
+import { createStore } from '../../../src/store/create-store.js';
+import type { Store } from '../../../src/store/key-value-namespace.js';
+import { createTelemetry, type Telemetry } from '../../../src/telemetry/telemetry.js';
 
 let store: Store;
 let jobs: JobStore;

@@ -1,9 +1,9 @@
-import type { Emit } from '../../src/events/channel.js';
-import { createId } from '../../src/events/create-id.js';
-import type { Outbox, TurnFinished } from '../../src/events/outbox.js';
-import type { Logger } from '../../src/logging/create-logger.js';
-import type { JobRun } from '../../src/scheduling/scheduled-job.js';
-import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import type { Emit } from '../events/channel.js';
+import { createId } from '../events/create-id.js';
+import type { Outbox, TurnFinished } from '../events/outbox.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { JobRun } from '../scheduling/scheduled-job.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { contentHashOf } from './content-hash.js';
 import { type JobStore, type StoredJob, withFinishedRun, withRun } from './job-store.js';
 import { notifyOwner } from './notify-owner.js';

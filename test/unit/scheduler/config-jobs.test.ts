@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { jobsFromConfig, syncConfigJobs } from '../../../../channels/cron/config-jobs.js';
-import type { StoredJob } from '../../../../channels/cron/job-store.js';
-import { configSchema } from '../../../../src/config/config-schema.js';
+import { jobsFromConfig, syncConfigJobs } from '../../../src/scheduler/config-jobs.js';
+import type { StoredJob } from '../../../src/scheduler/job-store.js';
+import { configSchema } from '../../../src/config/config-schema.js';
 
 const config = configSchema.parse({
   agent: { timezone: 'Europe/Paris' },

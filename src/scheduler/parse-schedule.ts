@@ -1,5 +1,5 @@
 import nodeCron from 'node-cron';
-import { isValidTimezone, type WallTime, wallTimeToInstant } from '../../src/time/zoned-time.js';
+import { isValidTimezone, type WallTime, wallTimeToInstant } from '../time/zoned-time.js';
 
 // An ISO 8601 date-time (the same form schedule_task describes as one-time); anything else is read as cron.
 const isoTime = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;

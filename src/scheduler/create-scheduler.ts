@@ -1,11 +1,11 @@
-import type { Config } from '../../src/config/config-schema.js';
-import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
-import type { Delivery } from '../../src/events/outbound-event.js';
-import type { Outbox } from '../../src/events/outbox.js';
-import type { Logger } from '../../src/logging/create-logger.js';
-import type { SchedulerPort } from '../../src/scheduling/scheduled-job.js';
-import type { Store } from '../../src/store/key-value-namespace.js';
-import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import type { Config } from '../config/config-schema.js';
+import type { Channel, ChannelStatus, Emit } from '../events/channel.js';
+import type { Delivery } from '../events/outbound-event.js';
+import type { Outbox } from '../events/outbox.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { SchedulerPort } from '../scheduling/scheduled-job.js';
+import type { Store } from '../store/key-value-namespace.js';
+import type { Telemetry } from '../telemetry/telemetry.js';
 import { jobsFromConfig, syncConfigJobs } from './config-jobs.js';
 import { createJobRunner, type FireReason, type FireResult } from './create-job-runner.js';
 import { createSchedulerPort } from './create-scheduler-port.js';
@@ -14,8 +14,8 @@ import { createJobTimers } from './job-timers.js';
 import { parseSchedule } from './parse-schedule.js';
 import { planStartup } from './plan-startup.js';
 
-/** What the cron channel is built from. */
-export type CronChannelOptions = {
+/** What the scheduler is built from. */
+export type SchedulerOptions = {
   readonly config: Config;
   readonly store: Store;
   readonly outbox: Outbox;
@@ -36,8 +36,17 @@ export type CronChannelOptions = {
 /** A due time stays claimed this long: longer than any clock skew or restart between instances. */
 const keepSlotClaimsMs = 2 * 24 * 60 * 60 * 1000;
 
-/** The cron channel: fires jobs into the bus, and the scheduler port tools use. */
-export type CronChannel = Channel & {
+/**
+ * The name the scheduler's events carry as their channel (session keys `cron:<job>`, `/healthz`): it is the core's
+ * event source for schedules, not a channel adapter, and no adapter may take this name.
+ */
+export const schedulerSourceName = 'cron';
+
+/**
+ * The core scheduler: fires jobs into the intake as events (it implements the Channel port for that, and shows
+ * nothing: a job answers in its target chat), and is the SchedulerPort the schedule tools use.
+ */
+export type Scheduler = Channel & {
   readonly scheduler: SchedulerPort;
   /** Fires a job now, under the same rules as a timer (no overlap, content check). */
   runNow(jobId: string): Promise<FireResult>;
@@ -47,8 +56,8 @@ export type CronChannel = Channel & {
   readonly configProblems: readonly string[];
 };
 
-/** Creates the cron channel over the store; jobs are loaded, caught up and armed in `start`. */
-export function createCronChannel(options: CronChannelOptions): CronChannel {
+/** Creates the scheduler over the store; jobs are loaded, caught up and armed in `start`. */
+export function createScheduler(options: SchedulerOptions): Scheduler {
   const now = options.now ?? (() => new Date());
   const { logger } = options;
   const jobs = createJobStore(options.store);
@@ -145,12 +154,12 @@ export function createCronChannel(options: CronChannelOptions): CronChannel {
   }
 
   return {
-    name: 'cron',
+    name: schedulerSourceName,
     scheduler,
     configProblems: fromConfig.problems,
     start,
     async send(): Promise<Delivery> {
-      return { ok: false, error: 'The cron channel shows nothing; a job answers in its target chat.', retryable: false };
+      return { ok: false, error: 'The scheduler shows nothing; a job answers in its target chat.', retryable: false };
     },
     async stop() {
       started = false;

@@ -1,5 +1,5 @@
 import nodeCron, { type ScheduledTask } from 'node-cron';
-import type { Logger } from '../../src/logging/create-logger.js';
+import type { Logger } from '../logging/create-logger.js';
 
 // setTimeout holds at most 2^31-1 ms (about 24.8 days); longer waits are re-armed in chunks.
 const longestTimeoutMs = 2_147_483_647;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { approvedContentOf, contentHashOf } from '../../../../channels/cron/content-hash.js';
-import { hashToolCall } from '../../../../src/registry/canonical-json.js';
+import { approvedContentOf, contentHashOf } from '../../../src/scheduler/content-hash.js';
+import { hashToolCall } from '../../../src/registry/canonical-json.js';
 
 describe('content binding of scheduled tasks', () => {
   it('hashes the job as the registry hashed the approved schedule_task call', () => {

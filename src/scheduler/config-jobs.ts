@@ -1,5 +1,5 @@
-import type { Config } from '../../src/config/config-schema.js';
-import { parseTarget } from '../../src/events/target.js';
+import type { Config } from '../config/config-schema.js';
+import { parseTarget } from '../events/target.js';
 import type { StoredJob } from './job-store.js';
 import { isOneTimeSchedule, parseSchedule } from './parse-schedule.js';
 

@@ -1,5 +1,5 @@
-import type { JobRun, ScheduledJob } from '../../src/scheduling/scheduled-job.js';
-import type { KeyValueNamespace, Store } from '../../src/store/key-value-namespace.js';
+import type { JobRun, ScheduledJob } from '../scheduling/scheduled-job.js';
+import type { KeyValueNamespace, Store } from '../store/key-value-namespace.js';
 
 /** How many runs each job keeps in its history. */
 export const keptRuns = 20;

@@ -1,4 +1,4 @@
-import { hashToolCall } from '../../src/registry/canonical-json.js';
+import { hashToolCall } from '../registry/canonical-json.js';
 
 /** The tool whose approval a job's content is bound to. */
 export const scheduleToolName = 'schedule_task';

@@ -1,6 +1,6 @@
-import { createShortId } from '../../src/events/create-id.js';
-import type { Target } from '../../src/events/target.js';
-import type { ScheduledJob, SchedulerPort } from '../../src/scheduling/scheduled-job.js';
+import { createShortId } from '../events/create-id.js';
+import type { Target } from '../events/target.js';
+import type { ScheduledJob, SchedulerPort } from '../scheduling/scheduled-job.js';
 import { approvedContentOf } from './content-hash.js';
 import type { JobStore, StoredJob } from './job-store.js';
 import { isOneTimeSchedule, parseSchedule } from './parse-schedule.js';

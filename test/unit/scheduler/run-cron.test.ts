@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createJobStore } from '../../../../channels/cron/job-store.js';
-import { parseArguments } from '../../../../src/app/parse-arguments.js';
-import { runCron } from '../../../../src/app/run-cron.js';
-import { createStore } from '../../../../src/store/create-store.js';
+import { createJobStore } from '../../../src/scheduler/job-store.js';
+import { parseArguments } from '../../../src/app/parse-arguments.js';
+import { runCron } from '../../../src/app/run-cron.js';
+import { createStore } from '../../../src/store/create-store.js';
 
 let folder: string;
 beforeEach(() => {

@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCronChannel } from '../../../../channels/cron/cron-channel.js';
-import { createJobStore, type StoredJob } from '../../../../channels/cron/job-store.js';
-import { type Config, configSchema } from '../../../../src/config/config-schema.js';
-import type { InboundEvent } from '../../../../src/events/inbound-event.js';
-import { createLogger } from '../../../../src/logging/create-logger.js';
-import { createStore } from '../../../../src/store/create-store.js';
-import type { Store } from '../../../../src/store/key-value-namespace.js';
-import { createTelemetry } from '../../../../src/telemetry/telemetry.js';
+import { createScheduler } from '../../../src/scheduler/create-scheduler.js';
+import { createJobStore, type StoredJob } from '../../../src/scheduler/job-store.js';
+import { type Config, configSchema } from '../../../src/config/config-schema.js';
+import type { InboundEvent } from '../../../src/events/inbound-event.js';
+import { createLogger } from '../../../src/logging/create-logger.js';
+import { createStore } from '../../../src/store/create-store.js';
+import type { Store } from '../../../src/store/key-value-namespace.js';
+import { createTelemetry } from '../../../src/telemetry/telemetry.js';
 
 let store: Store;
 const emitted: InboundEvent[] = [];
@@ -23,7 +23,7 @@ function configWith(jobs: unknown[]): Config {
 }
 
 async function startChannel(config: Config) {
-  const channel = createCronChannel({ config, store, outbox: { send: async () => ({ ok: true }) }, telemetry: createTelemetry(), logger: await createLogger({ level: 'silent', pretty: false }) });
+  const channel = createScheduler({ config, store, outbox: { send: async () => ({ ok: true }) }, telemetry: createTelemetry(), logger: await createLogger({ level: 'silent', pretty: false }) });
   await channel.start(async (event) => {
     emitted.push(event);
     return { accepted: true };
