@@ -166,6 +166,16 @@ describe('house rules (docs/naming.md), checked on every file', () => {
     expect(offenders.map((file) => relative(repositoryRoot, join(repositoryRoot, file)))).toEqual([]);
   });
 
+  it('the composition root stays readable: no file in src/app/ over 200 lines, createApp under 120', () => {
+    const lineCount = (file: string) => readFileSync(join(repositoryRoot, file), 'utf8').split('\n').length;
+    const long = production.filter((file) => file.startsWith('src/app/') && lineCount(file) > 200).map((file) => `${file}: ${lineCount(file)} lines`);
+    expect(long).toEqual([]);
+    const root = readFileSync(join(repositoryRoot, 'src/app/create-app.ts'), 'utf8');
+    const body = /^export async function createApp\([\s\S]*?^}$/m.exec(root)?.[0] ?? '';
+    expect(body).not.toBe('');
+    expect(body.split('\n').length).toBeLessThan(120);
+  });
+
   it('file names are kebab-case', () => {
     const offenders = production.filter((file) => !/^[a-z0-9]+(-[a-z0-9]+)*\.ts$/.test(file.split('/').at(-1) ?? ''));
     expect(offenders).toEqual([]);
