@@ -1,5 +1,6 @@
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
+import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
 import { createSessionHistory, type SessionRecord } from '../agent/session-history.js';
 import { createApprovalsService } from '../approvals/approvals-service.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
@@ -23,7 +24,7 @@ import { type MediaWiring, wireMedia } from './wire-media.js';
 /** The runtime as wired, with the attachment handling it reads through (started and stopped with the app). */
 export type WiredRuntime = { readonly runtime: AgentRuntime; readonly media: MediaWiring };
 
-/** Builds the agent runtime from its ports: turn settings, turn state, delivery, tools and governance. */
+/** Builds the agent runtime from its five ports: turn settings, turn state, delivery, tools and governance. */
 export async function buildRuntime(input: {
   readonly config: Config;
   readonly logger: Logger;
@@ -70,45 +71,37 @@ export async function buildRuntime(input: {
   });
   const media = wireMedia({ config, logger, store, model, channels: input.channels, audit: audit.record });
   const declared = [...input.traits];
+  const settings: TurnSettings = {
+    systemPrompt: config.agent.systemPrompt,
+    timezone: config.agent.timezone,
+    maxIterations: config.agent.maxIterations,
+    // One message may take at most half the history budget: the rest is the conversation around it.
+    maxMessageChars: Math.floor(config.agent.historyBudgetChars / 2),
+    turnTimeoutMs: config.agent.turnTimeoutMs,
+    botName: config.agent.name,
+    streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
+    parkAfterInterruptions: config.bus.parkAfterInterruptions,
+  };
+  const state: TurnState = { history, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking };
+  const delivery: TurnDelivery = {
+    outbox,
+    bus: infrastructure.events.bus,
+    resumeRequests: infrastructure.resumeRequests,
+    instanceId: infrastructure.instanceId,
+    logger,
+    messagesFor,
+    turnFinished: (report) => telemetry.emitTurnFinished(report),
+    now,
+  };
+  const turnTools: TurnTools = { model: media.model, readAttachments: media.readAttachments, registry: tools.registry, visibleToolsFor: tools.visibleToolsFor, servicesFor };
+  const governance: TurnGovernance = {
+    approvalRouteFor,
+    explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),
+    smartApprovals: smart.smartApprovals,
+    budgets: budgets.control,
+  };
   const runtime = createAgentRuntime(
-    {
-      // Turn settings.
-      systemPrompt: config.agent.systemPrompt,
-      timezone: config.agent.timezone,
-      maxIterations: config.agent.maxIterations,
-      // One message may take at most half the history budget: the rest is the conversation around it.
-      maxMessageChars: Math.floor(config.agent.historyBudgetChars / 2),
-      turnTimeoutMs: config.agent.turnTimeoutMs,
-      botName: config.agent.name,
-      streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
-      parkAfterInterruptions: config.bus.parkAfterInterruptions,
-      // Turn state.
-      history,
-      approvals,
-      suspensions: store.namespace<SuspendedTurn>('suspended-turns'),
-      openQuestions: store.namespace<string>('open-questions'),
-      parkedTurns: infrastructure.parking,
-      // Delivery.
-      outbox,
-      bus: infrastructure.events.bus,
-      resumeRequests: infrastructure.resumeRequests,
-      instanceId: infrastructure.instanceId,
-      logger,
-      messagesFor,
-      turnFinished: (report) => telemetry.emitTurnFinished(report),
-      now,
-      // Tools.
-      model: media.model,
-      readAttachments: media.readAttachments,
-      registry: tools.registry,
-      visibleToolsFor: tools.visibleToolsFor,
-      servicesFor,
-      // Governance.
-      approvalRouteFor,
-      explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),
-      smartApprovals: smart.smartApprovals,
-      budgets: budgets.control,
-    },
+    { ...settings, ...state, ...delivery, ...turnTools, ...governance },
     { numberedApprovalChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)) },
   );
   return { ok: true, wired: { runtime, media } };

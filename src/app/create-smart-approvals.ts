@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ApprovalRouteFor, RuntimeDependencies } from '../agent/runtime-dependencies.js';
+import type { ApprovalRouteFor, SmartApprovals } from '../agent/runtime-dependencies.js';
 import { createCallReviewer } from '../agent/create-call-reviewer.js';
 import type { Config } from '../config/config-schema.js';
 import type { Outbox } from '../events/outbox.js';
@@ -28,7 +28,7 @@ export type SmartApprovalsOptions = {
 };
 
 /** The reviewer (in smart mode only), the people's `/smart` choices and the reviewer's recent decisions, from config. */
-export async function createSmartApprovals(options: SmartApprovalsOptions): Promise<{ ok: true; smartApprovals: NonNullable<RuntimeDependencies['smartApprovals']> } | { ok: false; error: string }> {
+export async function createSmartApprovals(options: SmartApprovalsOptions): Promise<{ ok: true; smartApprovals: SmartApprovals } | { ok: false; error: string }> {
   const { config } = options;
   const preferences = createSmartPreferences(options.store.namespace<SmartPreference>('smart-preferences'));
   const recent = createRecentReviews(options.store.namespace<RecentReview[]>('reviewer-decisions'));
