@@ -3,8 +3,8 @@ import type { MessageReceived } from '../events/inbound-event.js';
 import { decideApproval } from './decide-approval.js';
 import { answerQuestion } from './answer-question.js';
 import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState } from './runtime-dependencies.js';
-import { listReviewerDecisions } from './list-reviewer-decisions.js';
-import { switchSmartApprovals } from './switch-smart-approvals.js';
+import { listReviewerDecisions } from '../reviewer/list-reviewer-decisions.js';
+import { switchSmartApprovals } from '../reviewer/switch-smart-approvals.js';
 import { budgetCommand, usageText } from './budget-commands.js';
 import { parkedCommand } from './parked-commands.js';
 

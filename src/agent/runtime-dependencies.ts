@@ -3,6 +3,8 @@ import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import type { Outbox, TurnFinished } from '../events/outbox.js';
 import type { Target } from '../events/target.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
+import type { SmartApprovals } from '../reviewer/smart-approvals.js';
 import type { Messages } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ToolServices } from '../registry/tool-context.js';
@@ -11,23 +13,9 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
-import type { CallReviewer } from './create-call-reviewer.js';
-import type { SmartPreferences } from '../reviewer/smart-preferences.js';
-import type { RecentReviews } from '../reviewer/recent-reviews.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
-
-/** Where approval cards for a channel go, and who may decide them. */
-export type ApprovalRoute = {
-  readonly approvers: readonly string[];
-  /** The channel the approver ids belong to. */
-  readonly approverChannel: string;
-  readonly targets: readonly Target[];
-};
-
-/** Who decides approvals raised in a channel by a requester, and where the cards go. */
-export type ApprovalRouteFor = (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
 
 /** Settings of every turn, read from config. */
 export type TurnSettings = {
@@ -81,9 +69,6 @@ export type TurnTools = {
   readonly readAttachments?: AttachmentReader;
 };
 
-/** Smart approvals: the reviewer for reviewable calls, the people's `/smart` choices, its recent decisions. */
-export type SmartApprovals = { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
-
 /** Who decides and what is allowed: approval routing, the risk note on cards, smart approvals, budgets. */
 export type TurnGovernance = {
   /** Who decides approvals raised in this channel by this requester, and where the cards go. */
@@ -101,3 +86,6 @@ export type TurnGovernance = {
  * the runtime asks only for the ports it uses.
  */
 export type RuntimeDependencies = TurnSettings & TurnState & TurnDelivery & TurnTools & TurnGovernance;
+
+export type { ApprovalRoute, ApprovalRouteFor } from '../approvals/approval-route.js';
+export type { SmartApprovals } from '../reviewer/smart-approvals.js';

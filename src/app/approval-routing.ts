@@ -1,4 +1,4 @@
-import type { ApprovalRouteFor } from '../agent/runtime-dependencies.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
 import type { Config } from '../config/config-schema.js';
 import type { ApprovalSurface } from '../channel/channel-adapter.js';
 

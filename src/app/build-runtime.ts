@@ -18,7 +18,8 @@ import { createApprovalRouting, type ActiveSurfaces } from './approval-routing.j
 import type { ToolSet } from './build-tool-set.js';
 import { fenceHistory } from './fence-history.js';
 import type { Infrastructure } from './open-infrastructure.js';
-import { createSmartApprovals } from './create-smart-approvals.js';
+import { createSmartApprovals } from '../reviewer/create-smart-approvals.js';
+import { createEndpointModel } from './create-model.js';
 import { type MediaWiring, wireMedia } from './wire-media.js';
 
 /** The runtime as wired, with the attachment handling it reads through (started and stopped with the app). */
@@ -43,7 +44,7 @@ export async function buildRuntime(input: {
   const { store, outbox, audit, budgets, telemetry } = infrastructure;
   const model = budgets.meter(input.model);
   const approvalRouteFor = createApprovalRouting(config, input.activeSurfaces);
-  const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter });
+  const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter, createEndpointModel });
   if (!smart.ok) return smart;
   const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: config.agent.historyBudgetChars, idleTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000 }));
   const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });

@@ -1,11 +1,11 @@
 import type { MessageReceived } from '../events/inbound-event.js';
-import type { TurnDelivery, TurnGovernance } from './runtime-dependencies.js';
+import type { SmartApprovalCommandPorts } from './smart-approvals.js';
 
 /**
  * `/smart on|off`: an approver chooses the reviewer for their own chats (stored per person), within what the
  * config allows: only when `approvals.mode` is `smart`, so the switch can narrow the reviewer's reach, never widen it.
  */
-export async function switchSmartApprovals(deps: TurnDelivery & TurnGovernance, event: MessageReceived, argument: string | undefined): Promise<string> {
+export async function switchSmartApprovals(deps: SmartApprovalCommandPorts, event: MessageReceived, argument: string | undefined): Promise<string> {
   const messages = deps.messagesFor(event.channel);
   const smart = deps.smartApprovals;
   if (smart?.mode !== 'smart') return messages.smartNotAllowed(smart?.mode ?? 'manual');

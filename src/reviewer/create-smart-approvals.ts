@@ -1,16 +1,16 @@
 import { join } from 'node:path';
-import type { ApprovalRouteFor, SmartApprovals } from '../agent/runtime-dependencies.js';
-import { createCallReviewer } from '../agent/create-call-reviewer.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
+import { createCallReviewer } from './create-call-reviewer.js';
+import type { SmartApprovals } from './smart-approvals.js';
 import type { Config } from '../config/config-schema.js';
 import type { Outbox } from '../events/outbox.js';
 import type { Messages } from '../i18n/messages.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { AuditLog } from '../registry/audit-log.js';
-import { createApprovalReviewer } from '../reviewer/create-approval-reviewer.js';
-import { createRecentReviews, type RecentReview } from '../reviewer/recent-reviews.js';
-import { createSmartPreferences, type SmartPreference } from '../reviewer/smart-preferences.js';
+import { createApprovalReviewer } from './create-approval-reviewer.js';
+import { createRecentReviews, type RecentReview } from './recent-reviews.js';
+import { createSmartPreferences, type SmartPreference } from './smart-preferences.js';
 import type { Store } from '../store/key-value-namespace.js';
-import { createEndpointModel } from './create-model.js';
 
 /** What smart approvals are built from. */
 export type SmartApprovalsOptions = {
@@ -23,6 +23,8 @@ export type SmartApprovalsOptions = {
   readonly messagesFor: (channel: string) => Messages;
   readonly approvalRouteFor: ApprovalRouteFor;
   readonly now: () => Date;
+  /** Builds the reviewer's own model when approvals.reviewerModel names one (the root's model factory). */
+  readonly createEndpointModel: (endpoint: NonNullable<Config['approvals']['reviewerModel']>, retries: number) => Promise<{ ok: true; model: ModelPort } | { ok: false; error: string }>;
   /** Wraps the reviewer's own model so its calls are accounted (see create-budgets). */
   readonly meter?: (model: ModelPort) => ModelPort;
 };
@@ -34,7 +36,7 @@ export async function createSmartApprovals(options: SmartApprovalsOptions): Prom
   const recent = createRecentReviews(options.store.namespace<RecentReview[]>('reviewer-decisions'));
   if (config.approvals.mode !== 'smart') return { ok: true, smartApprovals: { mode: config.approvals.mode, preferences, recent } };
   const endpoint = config.approvals.reviewerModel;
-  const own = endpoint ? await createEndpointModel(endpoint, 0) : undefined;
+  const own = endpoint ? await options.createEndpointModel(endpoint, 0) : undefined;
   if (own && !own.ok) return { ok: false, error: `approvals.reviewerModel cannot be used: ${own.error}.` };
   const review = createApprovalReviewer({
     model: own ? (options.meter?.(own.model) ?? own.model) : options.primaryModel,

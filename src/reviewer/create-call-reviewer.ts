@@ -3,11 +3,11 @@ import type { Target } from '../events/target.js';
 import type { Messages } from '../i18n/messages.js';
 import type { AuditLog } from '../registry/audit-log.js';
 import type { ToolDefinition } from '../registry/define-tool.js';
-import type { ApprovalReviewer } from '../reviewer/create-approval-reviewer.js';
-import type { RecentReviews } from '../reviewer/recent-reviews.js';
-import type { ReviewerVerdict } from '../reviewer/reviewer-verdict.js';
-import type { SmartPreferences } from '../reviewer/smart-preferences.js';
-import type { ApprovalRouteFor } from './runtime-dependencies.js';
+import type { ApprovalReviewer } from './create-approval-reviewer.js';
+import type { RecentReviews } from './recent-reviews.js';
+import type { ReviewerVerdict } from './reviewer-verdict.js';
+import type { SmartPreferences } from './smart-preferences.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
 
 /** A call the gate marked reviewable, and the attended turn it belongs to. */
 export type CallReviewRequest = {
