@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelAdapter } from '../../../src/channel/channel-adapter.js';
 import type { WiredChannel } from '../../../src/channel/channel-context.js';
-import { startUpFailure } from '../../../src/app/start-up-failure.js';
+import { startUpFailure } from '../../../src/cli/start-up-failure.js';
 import { EchoError } from '../../../src/errors/echo-error.js';
 import type { Channel, Emit } from '../../../src/events/channel.js';
 import { startTestApp } from '../../fakes/start-test-app.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createJobStore } from '../../../src/scheduler/job-store.js';
 import { parseArguments } from '../../../src/app/parse-arguments.js';
-import { runCron } from '../../../src/app/run-cron.js';
+import { runCron } from '../../../src/cli/run-cron.js';
 import { createStore } from '../../../src/store/create-store.js';
 
 let folder: string;

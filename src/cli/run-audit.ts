@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { loadConfig } from '../config/load-config.js';
 import { createAuditLog } from '../registry/audit-log.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 
 /** `npm run audit [-- --limit N]`: the most recent audit entries, one line each. */
 export async function runAudit(parsed: ParsedArguments): Promise<number> {

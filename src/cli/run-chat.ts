@@ -1,5 +1,5 @@
-import { createApp } from './create-app.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import { createApp } from '../app/create-app.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
 import { startUpFailure } from './start-up-failure.js';
 

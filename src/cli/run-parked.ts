@@ -12,7 +12,7 @@ import { createInboundJournal, type JournalEntry } from '../journal/inbound-jour
 import { createParkedTurns, type ParkedTurn } from '../journal/parked-turns.js';
 import { createAuditLog } from '../registry/audit-log.js';
 import { createStore } from '../store/create-store.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 
 type Output = { readonly write: (text: string) => void };
 

@@ -4,7 +4,7 @@ import { createPeriodClock } from '../budgets/usage-period.js';
 import { totalTokens, type UsageTotals } from '../budgets/usage-totals.js';
 import { loadConfig } from '../config/load-config.js';
 import { createStore } from '../store/create-store.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 
 type Output = { readonly write: (text: string) => void };
 

@@ -1,7 +1,7 @@
 import { listJobRows } from '../scheduler/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { createStore } from '../store/create-store.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 
 const usage = 'Usage: npm run cron -- list [--config FILE]';
 

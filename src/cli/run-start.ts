@@ -1,7 +1,7 @@
-import { createApp } from './create-app.js';
+import { createApp } from '../app/create-app.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
 import { startUpFailure } from './start-up-failure.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 
 /** `npm start`: every configured channel, until SIGINT or SIGTERM. Resolves to the exit code. */
 export async function runStart(argumentsParsed: ParsedArguments): Promise<number> {

@@ -1,10 +1,10 @@
 import { builtinTools } from '../../tools/index.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import { loadConfig } from '../config/load-config.js';
-import { builtinChannels } from './builtin-channels.js';
-import { execSandboxFor } from './exec-sandbox-for.js';
-import type { ParsedArguments } from './parse-arguments.js';
-import { probeMcpServers } from './probe-mcp-servers.js';
+import { builtinChannels } from '../app/builtin-channels.js';
+import { execSandboxFor } from '../app/exec-sandbox-for.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
+import { probeMcpServers } from '../app/probe-mcp-servers.js';
 
 const profileNames = ['minimal', 'messaging', 'coding', 'full'] as const;
 type ProfileName = (typeof profileNames)[number];

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import { createApprovalReviewer } from '../reviewer/create-approval-reviewer.js';
 import { evaluateReviewer, formatReviewerEvaluation } from '../reviewer/evaluate-reviewer.js';
 import { evaluationCases } from '../reviewer/evaluation-cases.js';
-import { createEndpointModel, createModel } from './create-model.js';
+import { createEndpointModel, createModel } from '../app/create-model.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
-import type { ParsedArguments } from './parse-arguments.js';
+import type { ParsedArguments } from '../app/parse-arguments.js';
 
 /**
  * `npm run eval:reviewer`: runs the labelled calls through the configured reviewer (approvals.reviewerModel, else the
