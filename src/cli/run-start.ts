@@ -25,7 +25,8 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
 
   for (const line of app.startupLines) process.stdout.write(`${line}\n`);
   if (app.chatChannels.length === 0) {
-    process.stdout.write('No chat channel is on: set TELEGRAM_BOT_TOKEN (see README), or talk to the agent in this terminal with npm run chat.\n');
+    // The off lines above say what each channel needs; no channel is named here.
+    process.stdout.write('No chat channel is on: the lines above say what each one needs (see README), or talk to the agent in this terminal with npm run chat.\n');
   }
   await app.start();
   process.stdout.write('echo-agent is running. Press Ctrl+C to stop.\n');
