@@ -1,4 +1,4 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 
 /** The terminal, for `npm run chat`: the smallest channel, and the example to copy for a new one. */
 export const cliAdapter: ChannelAdapter = {

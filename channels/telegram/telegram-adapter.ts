@@ -1,5 +1,5 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
-import type { WiredChannel } from '../../src/app/channel-context.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
+import type { WiredChannel } from '../../src/channel/channel-context.js';
 import { describeTelegramSettings, telegramSettingsProblem } from './telegram-settings.js';
 
 /** Telegram: on when a bot token is set; telegraf and the channel are loaded only then. Cards carry buttons. */
@@ -39,6 +39,7 @@ export const telegramAdapter: ChannelAdapter = {
       timezone: context.config.agent.timezone,
       dedupeTtlMs: context.config.storage.dedupeHours * 60 * 60 * 1000,
     });
-    return { on: true, channel, detail: describeTelegramSettings(telegram), routes: channel.webhookRoute ? [channel.webhookRoute] : [] };
+    if (channel.webhookRoute) context.gateway.mount(channel.webhookRoute);
+    return { on: true, channel, detail: describeTelegramSettings(telegram) };
   },
 };

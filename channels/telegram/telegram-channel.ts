@@ -1,6 +1,6 @@
 import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
-import type { HttpRoute } from '../../src/events/http-route.js';
+import type { HttpRoute } from '../../src/gateway/http-route.js';
 import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { Store } from '../../src/store/key-value-namespace.js';

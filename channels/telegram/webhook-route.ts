@@ -1,5 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { HttpRoute } from '../../src/events/http-route.js';
+import { errorBody } from '../../src/gateway/error-response.js';
+import type { HttpRoute } from '../../src/gateway/http-route.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { DispatchOutcome } from './dispatch-update.js';
 
@@ -20,12 +21,14 @@ export function createWebhookRoute(options: WebhookRouteOptions): HttpRoute {
     method: 'POST',
     path: options.path,
     async handle(request) {
+      const read = await request.readJson();
+      if (!read.ok) return { status: read.status, body: errorBody(read.code, read.message) };
       // Without the secret anyone could post a forged update with an allowed user's id.
       if (!isSameSecret(request.headers[secretHeader], options.secret)) {
         options.logger.warn('telegram webhook request without the right secret token; refused');
         return { status: 401, body: { ok: false, error: 'secret token missing or wrong' } };
       }
-      const outcome = await options.dispatch(request.body);
+      const outcome = await options.dispatch(read.body);
       // Telegram delivers again later when the answer is not 2xx: wanted while stopping, not for a bad update.
       if (outcome === 'closed') return { status: 503, body: { ok: false, error: 'stopping' } };
       // Telegram retries an update it got no 2xx for: that is the redelivery an unrecorded update needs.

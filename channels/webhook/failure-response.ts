@@ -1,5 +1,5 @@
 import type { TurnFailure } from '../../src/events/turn-failure.js';
-import { errorBody } from './error-response.js';
+import { errorBody } from '../../src/gateway/error-response.js';
 import type { StoredResponse } from './idempotency-store.js';
 
 /** A waited answer, with the Retry-After (seconds) to send with it when one is known. */

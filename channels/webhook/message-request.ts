@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { FieldIssue } from './error-response.js';
+import type { FieldIssue } from '../../src/gateway/error-response.js';
 
 /** Longest message text, in characters. */
 export const maxTextLength = 32_000;

@@ -1,10 +1,10 @@
-import type { Context } from 'koa';
 import { parseCommand } from '../../src/agent/handle-command.js';
 import type { Emit } from '../../src/events/channel.js';
 import { createId } from '../../src/events/create-id.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { ChatCallbacks } from './chat-callbacks.js';
-import { respondWithError } from './error-response.js';
+import { errorBody, type FieldIssue, type GatewayErrorCode } from '../../src/gateway/error-response.js';
+import type { HttpRequest, HttpResponse, HttpRoute } from '../../src/gateway/http-route.js';
 import { failureResponse, type WaitedResponse } from './failure-response.js';
 import { type IdempotencyStore, isValidIdempotencyKey } from './idempotency-store.js';
 import { parseMessageRequest } from './message-request.js';
@@ -12,7 +12,6 @@ import type { SharedRuns } from './shared-runs.js';
 import type { PendingRuns } from './pending-runs.js';
 import type { RateLimiter } from './rate-limiter.js';
 import type { SeenSignatures } from './seen-signatures.js';
-import type { JsonBody } from './read-json-body.js';
 import { defaultWebhookSenderId, requestToEvent } from './to-event.js';
 import { checkSignatureHeaders, verifySignature } from './verify-signature.js';
 
@@ -22,7 +21,8 @@ const decisionCommands = new Set(['approve', 'deny', 'approvals']);
 /** What POST /v1/messages is built from. */
 export type MessageRouteOptions = {
   readonly secret: string;
-  readonly readBody: (context: Context) => Promise<JsonBody>;
+  /** Largest accepted body. */
+  readonly bodyLimitBytes: number;
   readonly rateLimiter: RateLimiter;
   /** One bucket for all senders together: sender ids are chosen by the caller. */
   readonly globalRateLimiter: RateLimiter;
@@ -55,91 +55,77 @@ export type MessageRouteOptions = {
  * per-sender and global rate (429) → Idempotency-Key (replay, or 422 for another body) → bus (503) →
  * 202 at once, or the answer with `?wait=true`.
  */
-export function createMessageRoute(options: MessageRouteOptions): (context: Context) => Promise<void> {
-  return async (context) => {
-    const timestamp = context.get('x-echo-timestamp') || undefined;
-    const signature = context.get('x-echo-signature') || undefined;
+export function createMessageRoute(options: MessageRouteOptions): HttpRoute {
+  return { method: 'POST', path: messagePath, bodyLimitBytes: options.bodyLimitBytes, handle };
+
+  async function handle(request: HttpRequest): Promise<HttpResponse> {
+    const timestamp = request.headers['x-echo-timestamp'] || undefined;
+    const signature = request.headers['x-echo-signature'] || undefined;
     const headers = checkSignatureHeaders({ timestamp, signature, now: options.now() });
     if (!headers.ok || timestamp === undefined || signature === undefined) {
       const failure = headers.ok ? { code: 'signature-missing' as const, message: 'Missing signature headers.' } : headers;
-      respondWithError(context, 401, failure.code, failure.message);
-      return;
+      return refuse(401, failure.code, failure.message);
     }
-    const read = await options.readBody(context);
+    const read = await request.readJson();
     if (!read.ok && read.status !== 400) {
       // A body over the limit is dropped as it arrives and the socket closes after it (read-json-body.ts).
-      respondWithError(context, read.status, read.code, read.message);
-      return;
+      return refuse(read.status, read.code, read.message);
     }
     const rawBody = read.rawBody;
-    const idempotencyKey = context.get('idempotency-key') || undefined;
+    const idempotencyKey = request.headers['idempotency-key'] || undefined;
     // Nothing about the body is said to a caller who cannot sign it.
     const verified = rawBody === undefined ? undefined : verifySignature({ secret: options.secret, timestamp, signature, rawBody, idempotencyKey, acceptLegacy: options.acceptLegacySignature });
     if (verified !== undefined && !verified.ok) {
-      respondWithError(context, 401, verified.code, verified.message);
-      return;
+      return refuse(401, verified.code, verified.message);
     }
     if (verified !== undefined) {
       const sighting = await options.seenSignatures.sight({ digest: verified.digest, idempotencyKey });
       if (sighting === 'replay') {
-        respondWithError(context, 409, 'request-replayed', 'This signature was already used: sign each request anew (a retry must carry the same Idempotency-Key).');
-        return;
+        return refuse(409, 'request-replayed', 'This signature was already used: sign each request anew (a retry must carry the same Idempotency-Key).');
       }
     }
     if (!read.ok || rawBody === undefined) {
-      respondWithError(context, 400, 'json-malformed', read.ok ? 'The body could not be read.' : read.message);
-      return;
+      return refuse(400, 'json-malformed', read.ok ? 'The body could not be read.' : read.message);
     }
     const parsed = parseMessageRequest(read.body, { allowHttpCallbacks: options.allowHttpCallbacks() });
     if (!parsed.ok) {
-      respondWithError(context, 422, 'invalid-request', `The body has the wrong shape: ${parsed.fields.map((field) => `${field.path}: ${field.message}`).join('; ')}`, parsed.fields);
-      return;
+      return refuse(422, 'invalid-request', `The body has the wrong shape: ${parsed.fields.map((field) => `${field.path}: ${field.message}`).join('; ')}`, parsed.fields);
     }
-    const request = parsed.request;
-    const command = parseCommand(request.text);
+    const message = parsed.request;
+    const command = parseCommand(message.text);
     if (command !== undefined && decisionCommands.has(command.name)) {
-      respondWithError(context, 403, 'command-not-allowed', `/${command.name} cannot be sent through the webhook: approvals are decided by people in a chat channel.`);
-      return;
+      return refuse(403, 'command-not-allowed', `/${command.name} cannot be sent through the webhook: approvals are decided by people in a chat channel.`);
     }
     if (idempotencyKey !== undefined && !isValidIdempotencyKey(idempotencyKey)) {
-      respondWithError(context, 400, 'idempotency-key-invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.');
-      return;
+      return refuse(400, 'idempotency-key-invalid', 'Idempotency-Key must be 1–255 visible ASCII characters.');
     }
-    if (request.callbackUrl !== undefined) {
-      const allowed = await options.checkCallbackUrl(request.callbackUrl);
+    if (message.callbackUrl !== undefined) {
+      const allowed = await options.checkCallbackUrl(message.callbackUrl);
       if (!allowed.ok) {
-        respondWithError(context, 422, 'callback-url-refused', `callbackUrl is refused: ${allowed.reason}`, [{ path: 'callbackUrl', message: allowed.reason }]);
-        return;
+        return refuse(422, 'callback-url-refused', `callbackUrl is refused: ${allowed.reason}`, [{ path: 'callbackUrl', message: allowed.reason }]);
       }
     }
-    const limited = options.rateLimiter.take(request.senderId ?? defaultWebhookSenderId);
+    const limited = options.rateLimiter.take(message.senderId ?? defaultWebhookSenderId);
     if (!limited.ok) {
-      context.set('Retry-After', String(limited.retryAfterSeconds));
-      respondWithError(context, 429, 'rate-limited', `Too many messages from this sender; retry in ${limited.retryAfterSeconds} s.`);
-      return;
+      return refuse(429, 'rate-limited', `Too many messages from this sender; retry in ${limited.retryAfterSeconds} s.`, undefined, { 'Retry-After': String(limited.retryAfterSeconds) });
     }
     const limitedOverall = options.globalRateLimiter.take('all senders');
     if (!limitedOverall.ok) {
-      context.set('Retry-After', String(limitedOverall.retryAfterSeconds));
-      respondWithError(context, 429, 'rate-limited', `Too many messages to this gateway; retry in ${limitedOverall.retryAfterSeconds} s.`);
-      return;
+      return refuse(429, 'rate-limited', `Too many messages to this gateway; retry in ${limitedOverall.retryAfterSeconds} s.`, undefined, { 'Retry-After': String(limitedOverall.retryAfterSeconds) });
     }
-    const wait = context.query.wait === 'true' || context.query.wait === '1';
+    const wait = request.query.wait === 'true' || request.query.wait === '1';
     const runId = createId();
 
     if (idempotencyKey !== undefined) {
       const claim = await options.idempotency.claim({ key: idempotencyKey, rawBody, runId, now: options.now() });
-      if (claim.kind === 'answered' || claim.kind === 'running') context.set('Idempotent-Replayed', 'true');
+      const replayed = { 'Idempotent-Replayed': 'true' };
       switch (claim.kind) {
         case 'conflict':
-          respondWithError(context, 422, 'idempotency-key-reused', 'This Idempotency-Key was used with a different body.');
-          return;
+          return refuse(422, 'idempotency-key-reused', 'This Idempotency-Key was used with a different body.');
         case 'answered':
-          answer(context, claim.response);
-          return;
+          return answer(claim.response, replayed);
         case 'running':
-          answer(context, wait ? await waitForReplay(idempotencyKey, rawBody, claim.runId) : { status: 202, body: { runId: claim.runId } });
-          return;
+          return answer(wait ? await waitForReplay(idempotencyKey, rawBody, claim.runId) : { status: 202, body: { runId: claim.runId } }, replayed);
         case 'new':
           break;
       }
@@ -147,30 +133,32 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
 
     const emit = options.emit();
     // Only a waited run with a key has replays that may ask for its outcome before the answer is stored.
-    options.pendingRuns.register({ runId, chatId: request.chatId, callbackUrl: request.callbackUrl, wait, keepOutcome: wait && idempotencyKey !== undefined });
-    if (request.callbackUrl !== undefined) await options.chatCallbacks.remember(request.chatId, request.callbackUrl);
+    options.pendingRuns.register({ runId, chatId: message.chatId, callbackUrl: message.callbackUrl, wait, keepOutcome: wait && idempotencyKey !== undefined });
+    if (message.callbackUrl !== undefined) await options.chatCallbacks.remember(message.chatId, message.callbackUrl);
     // Before the event is queued: another instance may run its turn at once and must find the run.
     await options.sharedRuns
-      ?.registered(runId, { waiting: wait, callbackUrl: request.callbackUrl })
+      ?.registered(runId, { waiting: wait, callbackUrl: message.callbackUrl })
       .catch((error: unknown) => options.logger.warn({ err: error, runId }, 'run not shared with other instances; its answer may go to the callback URL instead'));
-    const emitted = emit ? await emit(requestToEvent(request, { channel: options.channel, runId, now: options.now(), clientName: options.clientName })) : ({ accepted: false, reason: 'closed' } as const);
+    const emitted = emit ? await emit(requestToEvent(message, { channel: options.channel, runId, now: options.now(), clientName: options.clientName })) : ({ accepted: false, reason: 'closed' } as const);
     if (!emitted.accepted) {
       options.pendingRuns.forget(runId);
       if (idempotencyKey !== undefined) await options.idempotency.release(idempotencyKey, runId);
-      context.set('Retry-After', '5');
-      if (emitted.reason === 'unavailable') respondWithError(context, 503, 'store-unavailable', 'The message could not be recorded: the agent\'s storage is not answering. Nothing was run; retry later.');
-      else respondWithError(context, 503, 'busy', emitted.reason === 'busy' ? 'The agent is busy; retry in a moment.' : 'The agent is shutting down; retry later.');
-      return;
+      const retryLater = { 'Retry-After': '5' };
+      if (emitted.reason === 'unavailable') return refuse(503, 'store-unavailable', 'The message could not be recorded: the agent\'s storage is not answering. Nothing was run; retry later.', undefined, retryLater);
+      return refuse(503, 'busy', emitted.reason === 'busy' ? 'The agent is busy; retry in a moment.' : 'The agent is shutting down; retry later.', undefined, retryLater);
     }
-    options.logger.info({ runId, chatId: request.chatId, wait, replayable: idempotencyKey !== undefined }, 'webhook message accepted');
+    options.logger.info({ runId, chatId: message.chatId, wait, replayable: idempotencyKey !== undefined }, 'webhook message accepted');
 
     if (wait) {
       // A caller that hangs up hands the answer over to the callback URL, if it gave one.
-      context.res.once('close', () => {
-        if (context.res.writableFinished) return;
-        options.pendingRuns.release(runId);
-        options.sharedRuns?.released(runId);
-      });
+      request.closed.addEventListener(
+        'abort',
+        () => {
+          options.pendingRuns.release(runId);
+          options.sharedRuns?.released(runId);
+        },
+        { once: true },
+      );
     }
     const response: WaitedResponse = wait ? await waitForOutcome(runId, true) : { status: 202, body: { runId } };
     if (idempotencyKey !== undefined) {
@@ -181,8 +169,8 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
       // Replays now read the stored answer: the run's outcome need not stay in memory.
       if (response.status !== 202) options.pendingRuns.forget(runId);
     }
-    answer(context, response);
-  };
+    return answer(response);
+  }
 
   /** A replay of a running request: wait with it, or, when its answer was just stored and freed, read that. */
   async function waitForReplay(idempotencyKey: string, rawBody: string, runId: string): Promise<WaitedResponse> {
@@ -212,8 +200,15 @@ export function createMessageRoute(options: MessageRouteOptions): (context: Cont
   }
 }
 
-function answer(context: Context, response: WaitedResponse): void {
-  if (response.retryAfterSeconds !== undefined) context.set('Retry-After', String(response.retryAfterSeconds));
-  context.status = response.status;
-  context.body = response.body;
+/** The path POST messages arrive on. */
+export const messagePath = '/v1/messages';
+
+function answer(response: WaitedResponse, headers: Readonly<Record<string, string>> = {}): HttpResponse {
+  const retryAfter: Record<string, string> = response.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(response.retryAfterSeconds) };
+  return { status: response.status, body: response.body, headers: { ...headers, ...retryAfter } };
+}
+
+/** A JSON error answer, with headers to send (Retry-After). */
+function refuse(status: number, code: GatewayErrorCode, message: string, fields?: readonly FieldIssue[], headers?: Readonly<Record<string, string>>): HttpResponse {
+  return { status, body: errorBody(code, message, fields), ...(headers ? { headers } : {}) };
 }

@@ -1,7 +1,8 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
-import { createWebhookChannel, describeGateway } from './webhook-channel.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
+import { messagePath } from './message-route.js';
+import { createWebhookChannel, describeMessages } from './webhook-channel.js';
 
-/** The HTTP gateway: always on in server mode for /healthz and /metrics; POST /v1/messages only with WEBHOOK_SECRET. */
+/** Signed POST /v1/messages on the gateway, with WEBHOOK_SECRET; answers by `?wait=true` or callback. */
 export const webhookAdapter: ChannelAdapter = {
   name: 'webhook',
   modes: ['server'],
@@ -9,29 +10,22 @@ export const webhookAdapter: ChannelAdapter = {
   traits: (config) => ({ locale: config.agent.locale, streams: false, tools: config.channels.webhook.tools }),
   async wire(context) {
     const settings = context.config.channels.webhook;
+    if (settings.secret === undefined || settings.secret === '') return { on: false, name: context.channelName, reason: `${messagePath} is not served: WEBHOOK_SECRET is not set` };
     const channel = createWebhookChannel({
       name: context.channelName,
-      host: settings.host,
-      port: settings.port,
       secret: settings.secret,
       waitTimeoutMs: settings.waitTimeoutMs,
       ratePerMinute: settings.ratePerMinute,
       globalRatePerMinute: settings.globalRatePerMinute,
       acceptLegacySignature: settings.legacySignature,
       callbackAllowHosts: settings.callbackAllowHosts,
-      metricsToken: settings.metricsToken,
       clientName: settings.clientName,
       store: context.store,
-      bus: context.bus,
       telemetry: context.telemetry,
       logger: context.logger.child({ channel: context.channelName }),
-      statusOfChannels: context.statusOfChannels,
-      instance: () => ({ id: context.instance.id, mode: context.instance.mode, leads: context.instance.leadership.held() }),
       shared: context.instance.mode === 'cluster' ? { instanceId: context.instance.id } : undefined,
-      statusOfToolServers: context.statusOfToolServers,
-      statusOfParkedTurns: context.statusOfParkedTurns,
-      routes: context.httpRoutes,
     });
-    return { on: true, channel, detail: describeGateway({ host: settings.host, port: settings.port, messagesEnabled: channel.messagesEnabled, routes: [] }) };
+    if (channel.messageRoute) context.gateway.mount(channel.messageRoute);
+    return { on: true, channel, detail: describeMessages(channel.messagesEnabled) };
   },
 };

@@ -1,48 +1,33 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { MessageBus } from '../../src/bus/message-bus.js';
-import { EchoError } from '../../src/errors/echo-error.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
-import type { HttpRoute } from '../../src/events/http-route.js';
 import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
+import { defaultBodyLimitBytes } from '../../src/gateway/read-json-body.js';
+import type { HttpRoute } from '../../src/gateway/http-route.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import { createUrlChecker } from '../../src/policy/network-policy.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
 import type { Telemetry } from '../../src/telemetry/telemetry.js';
 import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
-import { createGatewayApp, messagePath } from './create-gateway-app.js';
-import { createGatewayMetrics } from './gateway-metrics.js';
-import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import { createSharedRuns } from './shared-runs.js';
-import type { ParkedSummary } from '../../src/journal/create-turn-parking.js';
-import { buildHealthReport, type InstanceHealth } from './health-report.js';
 import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
-import { createMessageRoute } from './message-route.js';
+import { createMessageRoute, messagePath } from './message-route.js';
 import { defaultWebhookClientName } from './to-event.js';
 import { createPendingRuns, type PendingRuns } from './pending-runs.js';
 import { type CallbackPolicy, defaultCallbackPolicy, postCallback } from './post-callback.js';
 import { createRateLimiter } from './rate-limiter.js';
-import { createJsonBodyReader } from './read-json-body.js';
 import { callbackFileLimitBytes, renderCallback } from './render.js';
 import { createSeenSignatures, type SeenSignature } from './seen-signatures.js';
 
 /** Messages per minute from all senders together, when the config says nothing. */
 export const defaultGlobalRatePerMinute = 600;
 
-/** How many runs, and how much answer text, the gateway keeps for requests still waiting. */
+/** How many runs, and how much answer text, the channel keeps for requests still waiting. */
 export const defaultPendingRunLimits = { maxRuns: 10_000, maxBytes: 16 * 1024 * 1024 } as const;
-
-/** Largest accepted body: 1 MiB. */
-export const defaultBodyLimitBytes = 1024 * 1024;
 
 /** What the webhook channel is built from. */
 export type WebhookChannelOptions = {
   /** The channel's name, as the core hands it over. */
   readonly name: string;
-  readonly host: string;
-  /** 0 picks a free port (tests); read it back with `address()`. */
-  readonly port: number;
   /** HMAC secret; without it POST /v1/messages is not served. */
   readonly secret?: string;
   readonly waitTimeoutMs: number;
@@ -53,43 +38,31 @@ export type WebhookChannelOptions = {
   readonly acceptLegacySignature?: boolean;
   /** Hosts callbacks may reach although they are not public addresses. */
   readonly callbackAllowHosts?: readonly string[];
-  /** When set, /metrics and the detailed /healthz need `Authorization: Bearer <token>`. */
-  readonly metricsToken?: string;
   /** Bounds of the table of runs whose answer is awaited; defaults 10 000 runs and 16 MiB of kept text. */
   readonly pendingRunLimits?: { readonly maxRuns: number; readonly maxBytes: number };
   readonly bodyLimitBytes?: number;
   readonly store: Store;
-  readonly bus: Pick<MessageBus, 'stats'>;
   readonly telemetry: Telemetry;
   readonly logger: Logger;
-  readonly statusOfChannels: () => Readonly<Record<string, ChannelStatus>>;
-  /** This instance's id, mode and the roles it leads now, read when asked. */
-  readonly instance: () => Omit<InstanceHealth, 'queueDepth'>;
   /** Cluster mode: this instance's id; waited runs are shared through the store so any instance's worker can answer them. */
   readonly shared?: { readonly instanceId: string };
-  /** MCP servers' states, when any is configured. */
-  readonly statusOfToolServers?: () => Readonly<Record<string, ToolServerStatus>>;
-  /** Turns set aside after repeated interruptions (a store read; left out of the report when it fails). */
-  readonly statusOfParkedTurns?: () => Promise<ParkedSummary>;
-  /** Routes other channels serve over the gateway, read when it starts (every channel is wired by then). */
-  readonly routes: () => readonly HttpRoute[];
   readonly callbackPolicy?: CallbackPolicy;
   readonly now?: () => Date;
   /** Who the secret's turns are billed to in budgets (user and chat `webhook:<name>`); default `client`. */
   readonly clientName?: string;
 };
 
-/** The webhook channel: the HTTP gateway, with its bound address once started. */
+/** The webhook channel: POST /v1/messages on the gateway, its callbacks and idempotency. */
 export type WebhookChannel = Channel & {
-  /** Where the server listens, once started. */
-  address(): { readonly host: string; readonly port: number } | undefined;
+  /** POST /v1/messages, for the gateway to serve; absent without a secret. */
+  readonly messageRoute?: HttpRoute;
   /** Whether POST /v1/messages is served. */
   readonly messagesEnabled: boolean;
   /** Tests only: accept http:// callback URLs (a local receiver). Never reachable from config or environment. */
   allowHttpCallbacksForTests(): void;
 };
 
-/** Creates the webhook channel: koa on host:port serving /healthz, /metrics, signed POST /v1/messages and mounted routes. */
+/** Creates the webhook channel: signed POST /v1/messages (a route the gateway serves), answers by wait or callback. */
 export function createWebhookChannel(options: WebhookChannelOptions): WebhookChannel {
   const now = options.now ?? (() => new Date());
   const secret = options.secret !== undefined && options.secret !== '' ? options.secret : undefined;
@@ -100,7 +73,6 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
   const testCallbackChecker = createUrlChecker({ mode: 'allow' });
   const checkCallbackUrl = (url: string) => (allowHttpCallbacks ? testCallbackChecker(url) : callbackChecker(url));
   const chatCallbacks = createChatCallbacks(options.store.namespace<string>('webhook-callbacks'));
-  const readBody = createJsonBodyReader({ limitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes });
   let allowHttpCallbacks = false;
   let emit: Emit | undefined;
   const sharedRuns = options.shared
@@ -117,54 +89,36 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
         logger: options.logger,
       })
     : undefined;
-  let server: Server | undefined;
-  let bound: { host: string; port: number } | undefined;
   let state: ChannelStatus = { state: 'stopped' };
   let stopListening: (() => void)[] = [];
 
+  const messageRoute =
+    secret === undefined
+      ? undefined
+      : createMessageRoute({
+          secret,
+          channel: options.name,
+          bodyLimitBytes: options.bodyLimitBytes ?? defaultBodyLimitBytes,
+          rateLimiter: createRateLimiter({ perMinute: options.ratePerMinute, now }),
+          globalRateLimiter: createRateLimiter({ perMinute: options.globalRatePerMinute ?? defaultGlobalRatePerMinute, now }),
+          seenSignatures: createSeenSignatures(options.store.namespace<SeenSignature>('webhook-signatures')),
+          acceptLegacySignature: options.acceptLegacySignature ?? false,
+          checkCallbackUrl,
+          idempotency: createIdempotencyStore(options.store.namespace<IdempotencyRecord>('webhook-idempotency')),
+          pendingRuns,
+          sharedRuns,
+          chatCallbacks,
+          waitTimeoutMs: options.waitTimeoutMs,
+          clientName: options.clientName ?? defaultWebhookClientName,
+          emit: () => emit,
+          allowHttpCallbacks: () => allowHttpCallbacks,
+          now,
+          logger: options.logger,
+        });
+
   async function start(nextEmit: Emit): Promise<void> {
     emit = nextEmit;
-    const routes = options.routes();
-    state = { state: 'starting' };
-    const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus, store: options.store });
-    const startedAt = now();
-    const app = createGatewayApp({
-      logger: options.logger,
-      metricsToken: options.metricsToken,
-      metrics,
-      readBody,
-      routes,
-      health: async () => {
-        const store = await options.store.check();
-        const parked = store.state === 'ok' ? await options.statusOfParkedTurns?.().catch(() => undefined) : undefined;
-        return buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus: options.bus.stats(), store, parked, instance: { ...options.instance(), queueDepth: options.bus.stats().queued }, startedAt, now: now() });
-      },
-      messageRoute:
-        secret === undefined
-          ? undefined
-          : createMessageRoute({
-              secret,
-              channel: options.name,
-              readBody,
-              rateLimiter: createRateLimiter({ perMinute: options.ratePerMinute, now }),
-              globalRateLimiter: createRateLimiter({ perMinute: options.globalRatePerMinute ?? defaultGlobalRatePerMinute, now }),
-              seenSignatures: createSeenSignatures(options.store.namespace<SeenSignature>('webhook-signatures')),
-              acceptLegacySignature: options.acceptLegacySignature ?? false,
-              checkCallbackUrl,
-              idempotency: createIdempotencyStore(options.store.namespace<IdempotencyRecord>('webhook-idempotency')),
-              pendingRuns,
-              sharedRuns,
-              chatCallbacks,
-              waitTimeoutMs: options.waitTimeoutMs,
-              clientName: options.clientName ?? defaultWebhookClientName,
-              emit: () => emit,
-              allowHttpCallbacks: () => allowHttpCallbacks,
-              now,
-              logger: options.logger,
-            }),
-    });
     stopListening = [
-      metrics.dispose,
       options.telemetry.onTurnFinished((report) => {
         if (settleFromReport(pendingRuns, report) || !sharedRuns || !report.sessionKey.startsWith('webhook:')) return;
         // A turn this instance ran for a request another instance holds: the outcome goes there.
@@ -172,22 +126,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       }),
       () => sharedRuns?.stop(),
     ];
-    const listening = createServer(app.callback());
-    try {
-      await listen(listening, options.host, options.port);
-    } catch (error) {
-      for (const stop of stopListening) stop();
-      const reason = `cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`;
-      // Only health and metrics would be lost: run on without them. Messages or mounted routes are the gateway's job: stop.
-      if (secret !== undefined || routes.length > 0) throw new EchoError('webhook-listen-failed', `The webhook gateway ${reason}.`, { cause: error });
-      options.logger.error({ err: error }, `webhook gateway ${reason}`);
-      state = { state: 'degraded', detail: reason };
-      return;
-    }
-    server = listening;
-    const address = listening.address() as AddressInfo;
-    bound = { host: options.host, port: address.port };
-    state = { state: 'running', detail: describeGateway({ host: options.host, port: address.port, messagesEnabled: secret !== undefined, routes }) };
+    state = { state: 'running', detail: describeMessages(secret !== undefined) };
   }
 
   async function send(event: OutboundEvent): Promise<Delivery> {
@@ -227,6 +166,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
 
   return {
     name: options.name,
+    ...(messageRoute ? { messageRoute } : {}),
     messagesEnabled: secret !== undefined,
     start,
     send,
@@ -235,14 +175,9 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       stopListening = [];
       pendingRuns.clear();
       emit = undefined;
-      const closing = server;
-      server = undefined;
-      bound = undefined;
       state = { state: 'stopped' };
-      if (closing) await close(closing);
     },
     status: () => state,
-    address: () => bound,
     allowHttpCallbacksForTests() {
       allowHttpCallbacks = true;
     },
@@ -281,27 +216,7 @@ function settleFromReport(pendingRuns: PendingRuns, report: { readonly causation
   return true;
 }
 
-/** The start-up detail: where it listens, whether messages are on, and what else is mounted. */
-export function describeGateway(input: { readonly host: string; readonly port: number; readonly messagesEnabled: boolean; readonly routes: readonly HttpRoute[] }): string {
-  const parts = [`${input.host}:${input.port}`, input.messagesEnabled ? `${messagePath} on` : `${messagePath} off: WEBHOOK_SECRET is not set`];
-  for (const route of input.routes) parts.push(`${route.method} ${route.path}`);
-  return parts.join(', ');
-}
-
-function listen(server: Server, host: string, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.close(() => resolve());
-    // Turns were drained before channels stop; whatever is still open (idle keep-alive, a late waiter) is cut.
-    server.closeAllConnections();
-  });
+/** The start-up detail: whether POST /v1/messages is served. */
+export function describeMessages(messagesEnabled: boolean): string {
+  return messagesEnabled ? `${messagePath} on the gateway` : `${messagePath} off: WEBHOOK_SECRET is not set`;
 }

@@ -1,4 +1,4 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { WechatChannelOptions } from './wechat-channel.js';
 

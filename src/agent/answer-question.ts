@@ -1,5 +1,5 @@
 import type { Target } from '../events/target.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnState } from './runtime-dependencies.js';
 
 /** An answer to an ask_user question, from a button, a number or free text. */
 export type AnswerInput = {
@@ -22,7 +22,7 @@ export function resolveAnswer(text: string, options: readonly string[]): string 
 }
 
 /** Records the answer on the suspended turn (only the person asked may answer) and wakes the turn. */
-export async function answerQuestion(deps: RuntimeDependencies, input: AnswerInput): Promise<void> {
+export async function answerQuestion(deps: TurnState & TurnDelivery, input: AnswerInput): Promise<void> {
   const messages = deps.messagesFor(input.replyTarget.channel);
   const acknowledge = (text: string, isAlert: boolean) =>
     input.silent ? undefined : deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });

@@ -1,7 +1,7 @@
 import type { ApprovalRequestInput } from '../approvals/approvals-service.js';
 import type { ApprovalCard } from '../events/approval-card.js';
 import type { Target } from '../events/target.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnGovernance, TurnState } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
 
 /** What every suspended turn records about the turn it stopped. Pure. */
@@ -24,7 +24,7 @@ export function suspensionBase(scope: TurnScope, id: string, createdAt: Date) {
 }
 
 /** Who asks, who decides (the channel's approvers, or the requester alone) and where the cards go, for an approval raised in this turn. */
-export function approvalParties(deps: RuntimeDependencies, scope: TurnScope): { readonly record: Pick<ApprovalRequestInput, 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin'>; readonly targets: readonly Target[] } {
+export function approvalParties(deps: TurnState & TurnDelivery & TurnGovernance, scope: TurnScope): { readonly record: Pick<ApprovalRequestInput, 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin'>; readonly targets: readonly Target[] } {
   const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: scope.unattended });
   return {
     record: {
@@ -40,7 +40,7 @@ export function approvalParties(deps: RuntimeDependencies, scope: TurnScope): { 
 }
 
 /** Shows the card in every target and attaches each delivered one to its approval, so decisions can edit it. */
-export async function deliverApprovalCard(deps: RuntimeDependencies, scope: Pick<TurnScope, 'causationId' | 'traceId'>, targets: readonly Target[], card: ApprovalCard): Promise<void> {
+export async function deliverApprovalCard(deps: TurnState & TurnDelivery & TurnGovernance, scope: Pick<TurnScope, 'causationId' | 'traceId'>, targets: readonly Target[], card: ApprovalCard): Promise<void> {
   for (const target of targets) {
     const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
     if (delivery.ok) await deps.approvals.attachCard(card.approvalId, { target, messageId: delivery.messageId });

@@ -5,12 +5,12 @@ import type { UsageRow } from '../budgets/create-usage-ledger.js';
 import { totalTokens, type UsageTotals } from '../budgets/usage-totals.js';
 import type { MessageReceived } from '../events/inbound-event.js';
 import type { Messages } from '../i18n/messages.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnGovernance, TurnSettings } from './runtime-dependencies.js';
 
 const listedPerGroup = 10;
 
 /** True when the sender is one of the configured approvers of this chat's channel (not merely the requester). */
-export function isApprover(deps: RuntimeDependencies, event: MessageReceived): boolean {
+export function isApprover(deps: TurnSettings & TurnDelivery & TurnGovernance, event: MessageReceived): boolean {
   const target = { channel: event.channel, chatId: event.chatId };
   const route = deps.approvalRouteFor({ channel: event.channel, requesterId: event.sender.id, origin: target, unattended: false });
   return route.approverChannel === event.channel && route.approvers.includes(event.sender.id);
@@ -31,7 +31,7 @@ function topRows(rows: readonly UsageRow[], dimensions: readonly string[], messa
 }
 
 /** `/usage`: this chat today and this month, its budgets; approvers also see everyone and the top scheduled jobs. */
-export async function usageText(deps: RuntimeDependencies, control: BudgetControl, event: MessageReceived): Promise<string> {
+export async function usageText(deps: TurnSettings & TurnDelivery & TurnGovernance, control: BudgetControl, event: MessageReceived): Promise<string> {
   const messages = deps.messagesFor(event.channel);
   const display = { currency: control.currency, timezone: deps.timezone };
   const { day, month } = control.ledger.periods();
@@ -51,7 +51,7 @@ export async function usageText(deps: RuntimeDependencies, control: BudgetContro
   return lines.join('\n');
 }
 
-async function budgetLines(deps: RuntimeDependencies, control: BudgetControl, event: MessageReceived): Promise<string[]> {
+async function budgetLines(deps: TurnSettings & TurnDelivery & TurnGovernance, control: BudgetControl, event: MessageReceived): Promise<string[]> {
   const messages = deps.messagesFor(event.channel);
   const display = { currency: control.currency, timezone: deps.timezone };
   // A billed client (a webhook's) sees its own budgets, not those of the ids it sent.
@@ -65,7 +65,7 @@ const periodNames: readonly string[] = ['daily', 'monthly'];
 const unitNames: readonly string[] = ['tokens', 'cost'];
 
 /** `/budget` lists this chat's budgets; `/budget raise <scope> <period> <unit> <limit>` raises one until it resets (approvers only, audited). */
-export async function budgetCommand(deps: RuntimeDependencies, control: BudgetControl, event: MessageReceived, args: readonly string[]): Promise<string> {
+export async function budgetCommand(deps: TurnSettings & TurnDelivery & TurnGovernance, control: BudgetControl, event: MessageReceived, args: readonly string[]): Promise<string> {
   const messages = deps.messagesFor(event.channel);
   const [action, scopeText = '', period = '', unit = '', limitText = ''] = args;
   if (action === undefined) return (await budgetLines(deps, control, event)).join('\n');

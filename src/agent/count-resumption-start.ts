@@ -2,7 +2,7 @@ import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { TurnResumed } from '../events/inbound-event.js';
 import { describeInterruptions } from '../journal/create-durable-intake.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnSettings, TurnState } from './runtime-dependencies.js';
 
 /** What a resumption may do now: `run` (this start is counted), `over` (nothing left to resume) or `parked`. */
 export type ResumptionStart = 'run' | 'over' | 'parked';
@@ -19,7 +19,7 @@ export function resumptionEventId(suspensionId: string): string {
  * `parkAfterInterruptions` times without finishing is not run again: it is parked (stored, audited, its chat told once)
  * and its suspension marked, so no sweep queues it until an operator retries it.
  */
-export async function countResumptionStart(deps: RuntimeDependencies, suspended: SuspendedTurn, approval: PendingApproval | undefined): Promise<ResumptionStart> {
+export async function countResumptionStart(deps: TurnSettings & TurnState & TurnDelivery, suspended: SuspendedTurn, approval: PendingApproval | undefined): Promise<ResumptionStart> {
   const parkAfter = deps.parkAfterInterruptions ?? 2;
   if (approval) {
     const claim = await deps.approvals.claimResumption(approval.id, deps.instanceId, { parkAfter });
@@ -52,7 +52,7 @@ export async function countResumptionStart(deps: RuntimeDependencies, suspended:
  * Parks a resumption: first the parked-turn record (idempotent: its id comes from the suspension), then the mark on
  * the suspension. A crash in between finds the count exhausted again and parks it again, telling nobody twice.
  */
-async function parkResumption(deps: RuntimeDependencies, suspended: SuspendedTurn, starts: number): Promise<void> {
+async function parkResumption(deps: TurnSettings & TurnState & TurnDelivery, suspended: SuspendedTurn, starts: number): Promise<void> {
   const { target } = suspended;
   const event: TurnResumed = {
     type: 'turn-resumed',

@@ -3,7 +3,7 @@ import type { ApprovalChoice } from '../events/approval-card.js';
 import type { Target } from '../events/target.js';
 import { formatClock } from '../i18n/format-clock.js';
 import type { Messages } from '../i18n/messages.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnSettings, TurnState } from './runtime-dependencies.js';
 
 /** Who pressed, where, and what. */
 export type DecisionInput = {
@@ -39,7 +39,7 @@ export function outcomeLine(approval: PendingApproval, messages: Messages, timez
 }
 
 /** Edits every card of a settled approval into its outcome line and wakes the suspended turn in its own session. */
-export async function settleApproval(deps: RuntimeDependencies, approval: PendingApproval): Promise<void> {
+export async function settleApproval(deps: TurnSettings & TurnState & TurnDelivery, approval: PendingApproval): Promise<void> {
   const messages = deps.messagesFor(approval.channel);
   const outcome = outcomeLine(approval, messages, deps.timezone);
   for (const card of approval.cards) {
@@ -52,7 +52,7 @@ export async function settleApproval(deps: RuntimeDependencies, approval: Pendin
 }
 
 /** Takes a decision exactly once, or tells the person why not; only configured approvers (or the requester) may decide. */
-export async function decideApproval(deps: RuntimeDependencies, input: DecisionInput): Promise<void> {
+export async function decideApproval(deps: TurnSettings & TurnState & TurnDelivery, input: DecisionInput): Promise<void> {
   const messages = deps.messagesFor(input.replyTarget.channel);
   const answer = (text: string, isAlert: boolean) =>
     deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });
@@ -113,7 +113,7 @@ export async function decideApproval(deps: RuntimeDependencies, input: DecisionI
 }
 
 /** Edits the approval's cards shown in one chat into the outcome line. */
-async function editCardsIn(deps: RuntimeDependencies, approval: PendingApproval, chat: Target): Promise<void> {
+async function editCardsIn(deps: TurnSettings & TurnState & TurnDelivery, approval: PendingApproval, chat: Target): Promise<void> {
   const outcome = outcomeLine(approval, deps.messagesFor(approval.channel), deps.timezone);
   for (const card of approval.cards) {
     if (card.target.channel !== chat.channel || card.target.chatId !== chat.chatId || card.messageId === undefined) continue;
@@ -122,7 +122,7 @@ async function editCardsIn(deps: RuntimeDependencies, approval: PendingApproval,
 }
 
 /** Expires overdue approvals: edits their cards and resumes their turns with a denial the model reads. */
-export async function sweepExpiredApprovals(deps: RuntimeDependencies): Promise<number> {
+export async function sweepExpiredApprovals(deps: TurnSettings & TurnState & TurnDelivery): Promise<number> {
   const expired = await deps.approvals.expireDue(deps.now());
   for (const approval of expired) await settleApproval(deps, approval);
   return expired.length;

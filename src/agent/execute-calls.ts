@@ -4,7 +4,7 @@ import { canonicalJson } from '../registry/canonical-json.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ChatMessage, ToolCall } from '../model/chat-message.js';
 import type { TurnScope } from './turn-scope.js';
-import type { CallReviewer } from './create-call-reviewer.js';
+import type { CallReviewer } from '../reviewer/create-call-reviewer.js';
 
 /** A call that stopped the batch: it waits for a person's approval or answer. */
 export type CallSuspension =

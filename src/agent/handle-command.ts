@@ -2,9 +2,9 @@ import type { ApprovalChoice } from '../events/approval-card.js';
 import type { MessageReceived } from '../events/inbound-event.js';
 import { decideApproval } from './decide-approval.js';
 import { answerQuestion } from './answer-question.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
-import { listReviewerDecisions } from './list-reviewer-decisions.js';
-import { switchSmartApprovals } from './switch-smart-approvals.js';
+import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState } from './runtime-dependencies.js';
+import { listReviewerDecisions } from '../reviewer/list-reviewer-decisions.js';
+import { switchSmartApprovals } from '../reviewer/switch-smart-approvals.js';
 import { budgetCommand, usageText } from './budget-commands.js';
 import { parkedCommand } from './parked-commands.js';
 
@@ -19,7 +19,7 @@ export function parseCommand(text: string): { readonly name: string; readonly ar
 }
 
 /** Handles the chat commands every channel shares. Returns false when the text is not a known command. */
-export async function handleCommand(deps: RuntimeDependencies, event: MessageReceived): Promise<boolean> {
+export async function handleCommand(deps: TurnSettings & TurnState & TurnDelivery & TurnGovernance, event: MessageReceived): Promise<boolean> {
   const command = parseCommand(event.text);
   if (!command) return false;
   const messages = deps.messagesFor(event.channel);
@@ -95,7 +95,7 @@ export async function handleCommand(deps: RuntimeDependencies, event: MessageRec
   }
 }
 
-async function approvalsText(deps: RuntimeDependencies, event: MessageReceived, revokeNumber: number | undefined): Promise<string> {
+async function approvalsText(deps: TurnSettings & TurnState & TurnDelivery & TurnGovernance, event: MessageReceived, revokeNumber: number | undefined): Promise<string> {
   const messages = deps.messagesFor(event.channel);
   const userKey = `${event.channel}:${event.sender.id}`;
   if (revokeNumber !== undefined) {

@@ -3,7 +3,7 @@ import type { BudgetStatus } from '../budgets/budget-check.js';
 import { formatAmounts, formatReset, wordsOf } from '../budgets/describe-budget.js';
 import type { ApprovalCard } from '../events/approval-card.js';
 import type { ChatMessage } from '../model/chat-message.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
 import { approvalParties, deliverApprovalCard, suspensionBase } from './approval-parties.js';
 
@@ -16,7 +16,7 @@ export const budgetCardName = 'budget';
  * call's) whose buttons are "continue" and "stop" for the period, marks the budget asked for this period and
  * shows the card. The decision resumes the turn (`resumeHeldTurn`).
  */
-export async function holdForBudget(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], status: BudgetStatus): Promise<void> {
+export async function holdForBudget(deps: TurnSettings & TurnState & TurnDelivery & TurnGovernance, scope: TurnScope, newMessages: readonly ChatMessage[], status: BudgetStatus): Promise<void> {
   const control = deps.budgets;
   if (!control) return;
   const messages = deps.messagesFor(scope.channel);

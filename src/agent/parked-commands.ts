@@ -4,7 +4,7 @@ import type { ParkedLine } from '../i18n/parked-messages.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
 import type { ParkedTurn } from '../journal/parked-turns.js';
 import { isApprover } from './budget-commands.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnGovernance, TurnSettings } from './runtime-dependencies.js';
 
 const previewChars = 80;
 
@@ -34,7 +34,7 @@ export function toParkedLine(turn: ParkedTurn, timezone: string): ParkedLine {
 }
 
 /** `/parked` lists parked turns; `/parked show|retry|drop <id>`. Approvers of this channel only; retries and drops are audited. */
-export async function parkedCommand(deps: RuntimeDependencies, parking: TurnParking, event: MessageReceived, args: readonly string[]): Promise<string> {
+export async function parkedCommand(deps: TurnSettings & TurnDelivery & TurnGovernance, parking: TurnParking, event: MessageReceived, args: readonly string[]): Promise<string> {
   const messages = deps.messagesFor(event.channel).parked;
   if (!isApprover(deps, event)) return messages.onlyApprovers;
   const [action, id] = args;

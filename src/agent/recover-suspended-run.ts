@@ -2,7 +2,7 @@ import type { ApprovalCard } from '../events/approval-card.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { deliverApprovalCard } from './approval-parties.js';
 import { formatArguments } from './format-arguments.js';
-import type { RuntimeDependencies } from './runtime-dependencies.js';
+import type { TurnDelivery, TurnGovernance, TurnState } from './runtime-dependencies.js';
 
 /**
  * A re-run of an event whose first run already suspended its turn: the process that ran it died after
@@ -12,7 +12,7 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
  * history that moved on. So nothing runs again; only an approval card that may never have got out (none
  * is attached to the approval) is shown again. True when the event's turn waits on a suspension.
  */
-export async function recoverSuspendedRun(deps: RuntimeDependencies, event: InboundEvent): Promise<boolean> {
+export async function recoverSuspendedRun(deps: TurnState & TurnDelivery & TurnGovernance, event: InboundEvent): Promise<boolean> {
   // Re-runs are rare (a process died mid-turn), so a scan of the waiting turns costs nothing on the hot path.
   const found = (await deps.suspensions.entries()).find(([, suspended]) => suspended.causationId === event.id);
   if (!found) return false;

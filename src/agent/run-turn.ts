@@ -4,7 +4,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { type CallSuspension, executeCalls } from './execute-calls.js';
 import type { ModelFailure, ModelPort } from '../model/model-port.js';
 import type { TurnScope } from './turn-scope.js';
-import type { CallReviewer } from './create-call-reviewer.js';
+import type { CallReviewer } from '../reviewer/create-call-reviewer.js';
 import { attributionOf } from './attribution-of.js';
 import type { TurnBudget } from './create-turn-budget.js';
 import type { TurnStop } from '../budgets/budget-check.js';

@@ -3,6 +3,8 @@ import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import type { Outbox, TurnFinished } from '../events/outbox.js';
 import type { Target } from '../events/target.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
+import type { SmartApprovals } from '../reviewer/smart-approvals.js';
 import type { Messages } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ToolServices } from '../registry/tool-context.js';
@@ -11,40 +13,12 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
-import type { CallReviewer } from './create-call-reviewer.js';
-import type { SmartPreferences } from '../reviewer/smart-preferences.js';
-import type { RecentReviews } from '../reviewer/recent-reviews.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
 
-/** Where approval cards for a channel go, and who may decide them. */
-export type ApprovalRoute = {
-  readonly approvers: readonly string[];
-  /** The channel the approver ids belong to. */
-  readonly approverChannel: string;
-  readonly targets: readonly Target[];
-};
-
-/** Who decides approvals raised in a channel by a requester, and where the cards go. */
-export type ApprovalRouteFor = (input: { readonly channel: string; readonly requesterId: string; readonly origin: Target; readonly unattended: boolean }) => ApprovalRoute;
-
-/** Everything the agent runtime is built from; assembled by the composition root. */
-export type RuntimeDependencies = {
-  readonly model: ModelPort;
-  readonly registry: ToolRegistry;
-  readonly history: SessionHistory;
-  readonly approvals: ApprovalsService;
-  readonly suspensions: KeyValueNamespace<SuspendedTurn>;
-  /** Session key → the id of the question waiting there. */
-  readonly openQuestions: KeyValueNamespace<string>;
-  readonly outbox: Outbox;
-  readonly bus: MessageBus;
-  /** Queues resumptions of suspended turns, once per suspension at a time. */
-  readonly resumeRequests: ResumeRequests;
-  /** This process's id, for claims on shared records (approval resumptions). */
-  readonly instanceId: string;
-  readonly logger: Logger;
+/** Settings of every turn, read from config. */
+export type TurnSettings = {
   readonly systemPrompt: string;
   readonly timezone: string;
   readonly maxIterations: number;
@@ -53,26 +27,65 @@ export type RuntimeDependencies = {
   /** Longest a turn may run before its model calls and tools are aborted and the user is told. */
   readonly turnTimeoutMs: number;
   readonly botName: string;
-  readonly messagesFor: (channel: string) => Messages;
-  readonly visibleToolsFor: (channel: string) => ReadonlySet<string>;
-  /** Who decides approvals raised in this channel by this requester, and where the cards go. */
-  readonly approvalRouteFor: ApprovalRouteFor;
-  readonly servicesFor: (input: { readonly sessionKey: string; readonly target: Target; readonly userId: string }) => ToolServices;
-  /** A short model-written risk explanation for the card; resolves to a fallback on timeout or failure. */
-  readonly explainRisk: (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string; readonly attribution?: UsageAttribution }) => Promise<string>;
-  readonly now: () => Date;
-  /** Listeners told when a turn ends (webhook waits, cron run records). */
-  readonly turnFinished: (report: TurnFinished) => void;
   /** Channels that want streamed drafts (`reply` with kind `progress`). */
   readonly streamingChannels?: ReadonlySet<string>;
-  /** Smart approvals: the reviewer for reviewable calls, the people's `/smart` choices, its recent decisions; absent in manual mode. */
-  /** Usage accounting and budgets; absent in runtimes built without them (every check then allows). */
-  readonly budgets?: BudgetControl;
-  readonly smartApprovals?: { readonly mode: 'manual' | 'smart' | 'off'; readonly reviewCall?: CallReviewer; readonly preferences: SmartPreferences; readonly recent: RecentReviews };
-  /** Turns set aside after repeated interruptions, for `/parked` (approvers only); absent in runtimes built without them. */
-  readonly parkedTurns?: TurnParking;
   /** Interrupted starts after which a resumption is parked instead of run again (`bus.parkAfterInterruptions`, default 2). */
   readonly parkAfterInterruptions?: number;
+};
+
+/** What turns keep in the store: history, pending approvals, suspended turns, open questions, parked turns. */
+export type TurnState = {
+  readonly history: SessionHistory;
+  readonly approvals: ApprovalsService;
+  readonly suspensions: KeyValueNamespace<SuspendedTurn>;
+  /** Session key → the id of the question waiting there. */
+  readonly openQuestions: KeyValueNamespace<string>;
+  /** Turns set aside after repeated interruptions, for `/parked` (approvers only); absent in runtimes built without them. */
+  readonly parkedTurns?: TurnParking;
+};
+
+/** How the runtime reaches people and queues work: the outbox, the bus, resumptions, the catalogue, the clock, the log. */
+export type TurnDelivery = {
+  readonly outbox: Outbox;
+  readonly bus: MessageBus;
+  /** Queues resumptions of suspended turns, once per suspension at a time. */
+  readonly resumeRequests: ResumeRequests;
+  /** This process's id, for claims on shared records (approval resumptions). */
+  readonly instanceId: string;
+  readonly logger: Logger;
+  readonly messagesFor: (channel: string) => Messages;
+  /** Listeners told when a turn ends (webhook waits, cron run records). */
+  readonly turnFinished: (report: TurnFinished) => void;
+  readonly now: () => Date;
+};
+
+/** The model and the tools a turn works with, and what each channel may see. */
+export type TurnTools = {
+  readonly model: ModelPort;
+  readonly registry: ToolRegistry;
+  readonly visibleToolsFor: (channel: string) => ReadonlySet<string>;
+  readonly servicesFor: (input: { readonly sessionKey: string; readonly target: Target; readonly userId: string }) => ToolServices;
   /** Turns a message's photos, voice notes and files into model input; without it the model is told only that they exist. */
   readonly readAttachments?: AttachmentReader;
 };
+
+/** Who decides and what is allowed: approval routing, the risk note on cards, smart approvals, budgets. */
+export type TurnGovernance = {
+  /** Who decides approvals raised in this channel by this requester, and where the cards go. */
+  readonly approvalRouteFor: ApprovalRouteFor;
+  /** A short model-written risk explanation for the card; resolves to a fallback on timeout or failure. */
+  readonly explainRisk: (input: { readonly toolName: string; readonly summary: string; readonly argumentsText: string; readonly risk: string; readonly attribution?: UsageAttribution }) => Promise<string>;
+  /** Absent in manual mode. */
+  readonly smartApprovals?: SmartApprovals;
+  /** Usage accounting and budgets; absent in runtimes built without them (every check then allows). */
+  readonly budgets?: BudgetControl;
+};
+
+/**
+ * Everything the agent runtime is built from, assembled by the composition root: the five ports together. Each part of
+ * the runtime asks only for the ports it uses.
+ */
+export type RuntimeDependencies = TurnSettings & TurnState & TurnDelivery & TurnTools & TurnGovernance;
+
+export type { ApprovalRoute, ApprovalRouteFor } from '../approvals/approval-route.js';
+export type { SmartApprovals } from '../reviewer/smart-approvals.js';

@@ -1,6 +1,6 @@
-import type { ApprovalRouteFor } from '../agent/runtime-dependencies.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
 import type { Config } from '../config/config-schema.js';
-import type { ApprovalSurface } from './channel-adapter.js';
+import type { ApprovalSurface } from '../channel/channel-adapter.js';
 
 /** The approval surfaces of the running channels, by channel name, in the order the channels were listed. */
 export type ActiveSurfaces = () => ReadonlyMap<string, ApprovalSurface>;

@@ -1,9 +1,17 @@
 import { EchoError } from '../errors/echo-error.js';
-import type { ChannelAdapter } from './channel-adapter.js';
-import type { WiredChannel } from './channel-context.js';
+import type { ChannelAdapter } from '../channel/channel-adapter.js';
+import type { WiredChannel } from '../channel/channel-context.js';
 
-/** Refuses a channel list where two adapters share a name: their replies, sessions and routes would collide. */
-export function assertDistinctChannelNames(adapters: readonly ChannelAdapter[]): void {
+/**
+ * Refuses a channel list where two adapters share a name, or one takes a name the core reserves (the scheduler's):
+ * their replies, sessions and routes would collide.
+ */
+export function assertDistinctChannelNames(adapters: readonly ChannelAdapter[], reserved: readonly string[] = []): void {
+  for (const adapter of adapters) {
+    if (reserved.includes(adapter.name)) {
+      throw new EchoError('channel-name-duplicate', `The channel adapter "${adapter.name}" takes a name the core keeps for itself (${reserved.join(', ')}); give the channel another name.`);
+    }
+  }
   const seen = new Set<string>();
   for (const adapter of adapters) {
     if (seen.has(adapter.name)) {

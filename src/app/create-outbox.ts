@@ -13,8 +13,11 @@ export type OutboxOptions = {
   readonly onFinalDelivered: (eventId: string) => Promise<void>;
 };
 
+/** The outbox as the root holds it: channels register as they are wired. */
+export type RoutingOutbox = Outbox & { register(channel: Channel): void };
+
 /** An outbox that routes each event to the channel its target names; the channel set is filled in after wiring. */
-export function createOutbox(options: OutboxOptions): Outbox & { register(channel: Channel): void } {
+export function createOutbox(options: OutboxOptions): RoutingOutbox {
   const { logger } = options;
   const channels = new Map<string, Channel>();
   return {

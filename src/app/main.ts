@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 import { EchoError } from '../errors/echo-error.js';
 import { parseArguments } from './parse-arguments.js';
-import { runChat } from './run-chat.js';
-import { runStart } from './run-start.js';
+import { runChat } from '../cli/run-chat.js';
+import { runStart } from '../cli/run-start.js';
 
 const usage = `Usage: echo-agent <command> [--config FILE]
   start     run every configured channel (npm start)
@@ -24,21 +24,21 @@ async function main(): Promise<number> {
     case 'chat':
       return runChat(parsed);
     case 'tools':
-      return (await import('./run-tools.js')).runTools(parsed);
+      return (await import('../cli/run-tools.js')).runTools(parsed);
     case 'audit':
-      return (await import('./run-audit.js')).runAudit(parsed);
+      return (await import('../cli/run-audit.js')).runAudit(parsed);
     case 'usage':
-      return (await import('./run-usage.js')).runUsage(parsed);
+      return (await import('../cli/run-usage.js')).runUsage(parsed);
     case 'parked':
-      return (await import('./run-parked.js')).runParked(parsed);
+      return (await import('../cli/run-parked.js')).runParked(parsed);
     case 'cron':
-      return (await import('./run-cron.js')).runCron(parsed);
+      return (await import('../cli/run-cron.js')).runCron(parsed);
     case 'doctor':
       return (await import('./run-doctor.js')).runDoctor(parsed);
     case 'config-docs':
       return (await import('./run-config-docs.js')).runConfigDocs(parsed);
     case 'eval-reviewer':
-      return (await import('./run-reviewer-evaluation.js')).runReviewerEvaluation(parsed);
+      return (await import('../cli/run-reviewer-evaluation.js')).runReviewerEvaluation(parsed);
     case 'help':
       process.stdout.write(`${usage}\n`);
       return 0;

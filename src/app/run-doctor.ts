@@ -52,7 +52,7 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     checkModelEndpoints(config.model, checkTimeoutMs),
     checkTelegram(config.channels.telegram, checkTimeoutMs),
     checkWechat(config.channels.wechat),
-    checkWebhook(config.channels.webhook),
+    checkWebhook({ ...config.channels.webhook, ...config.gateway }),
     probeMcpServers(config, sandbox),
   ]);
   const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;

@@ -11,7 +11,7 @@ export function collectSecrets(config: Config): string[] {
     config.channels.telegram.webhookSecret,
     config.channels.wechat.puppetToken,
     config.channels.webhook.secret,
-    config.channels.webhook.metricsToken,
+    config.gateway.metricsToken,
     ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
     // MCP headers (Authorization) and child variables with secret-looking names, with a `Bearer ` prefix counted apart.
     ...Object.values(config.mcp.servers).flatMap((server) =>

@@ -86,9 +86,13 @@ const wechatSchema = z.strictObject({
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
 });
 
-const webhookSchema = z.strictObject({
-  host: z.string().default('127.0.0.1').describe('Address the HTTP gateway listens on.'),
+const gatewaySchema = z.strictObject({
+  host: z.string().default('127.0.0.1').describe('Address the HTTP gateway listens on (server mode: /healthz, /metrics and the routes channels mount).'),
   port: z.coerce.number().int().min(0).max(65_535).default(8787).describe('Port of the HTTP gateway.'),
+  metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
+});
+
+const webhookSchema = z.strictObject({
   secret: optionalText.describe('HMAC secret; without it POST /v1/messages is off.'),
   waitTimeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest ?wait=true hold.'),
   ratePerMinute: z.coerce.number().int().positive().default(60).describe('Messages per sender per minute.'),
@@ -97,7 +101,6 @@ const webhookSchema = z.strictObject({
     .default(false)
     .describe('Also accept requests signed over the old string timestamp.body (without the Idempotency-Key); for migrating callers only.'),
   callbackAllowHosts: commaList.default([]).describe('Hosts callbacks may reach although they are not public addresses (an internal receiver).'),
-  metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
   tools: toolSelectionSchema.partial().optional().describe('Tool selection for webhook turns.'),
   clientName: z
     .string()
@@ -326,6 +329,7 @@ export const configSchema = z.strictObject({
       webhook: webhookSchema.prefault({}),
     })
     .prefault({}),
+  gateway: gatewaySchema.prefault({}).describe('The HTTP gateway, core infrastructure in server mode (its variables keep their historical WEBHOOK_ names).'),
   cron: z.strictObject({ jobs: z.array(cronJobSchema).default([]) }).prefault({}),
   mcp: z
     .strictObject({

@@ -20,10 +20,10 @@ const importsOf = (file: string) => [...readFileSync(join(repositoryRoot, file),
 const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   telegraf: ['channels/telegram/'],
   wechaty: ['channels/wechat/'],
-  koa: ['channels/webhook/'],
-  '@koa/router': ['channels/webhook/'],
-  '@koa/bodyparser': ['channels/webhook/'],
-  'node-cron': ['channels/cron/'],
+  koa: ['src/gateway/'],
+  '@koa/router': ['src/gateway/'],
+  '@koa/bodyparser': ['src/gateway/'],
+  'node-cron': ['src/scheduler/'],
   openai: ['src/agent/providers/openai/'],
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
   '@modelcontextprotocol/client': ['tools/mcp/'],
@@ -33,12 +33,36 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   pg: ['src/cluster/', 'src/store/'],
 };
 
+/**
+ * The layers of src/, bottom first (docs/architecture.md, "Layers"): a folder imports only folders of lower layers.
+ * Folders of one layer do not import each other.
+ */
+const srcLayers: readonly (readonly string[])[] = [
+  ['errors', 'time', 'markdown', 'model', 'retry'],
+  ['config', 'store', 'events'],
+  ['logging', 'dedupe', 'scheduling', 'i18n'],
+  ['bus', 'policy'],
+  ['registry'],
+  ['budgets', 'telemetry', 'media', 'journal'],
+  ['approvals'],
+  ['reviewer'],
+  ['cluster', 'agent'],
+  ['gateway', 'scheduler'],
+  ['channel'],
+  ['app'],
+  ['cli'],
+];
+/** The process entry point (npm scripts run dist/src/app/main.js): it dispatches to the commands of src/cli/, above it. */
+const entryPoint = 'src/app/main.ts';
+const layerOf = new Map(srcLayers.flatMap((folders, layer) => folders.map((folder) => [folder, layer] as const)));
+const srcFolderOf = (file: string) => file.split('/')[1] ?? '';
+
 describe('house rules (docs/naming.md), checked on every file', () => {
   it('src/ names no channel: channels describe themselves through their adapter (channels/<name>/<name>-adapter.ts)', () => {
-    // The config file's shape, user-facing text, per-channel doctor checks, the command names and the always-on
-    // schedules are the places where a channel's name belongs; everything else asks the adapters' traits.
-    const exempt = ['src/config/', 'src/i18n/', 'src/app/doctor/', 'src/app/main.ts', 'src/app/wire-cron.ts'];
-    const names = /'(telegram|wechat|cli|cron|webhook)'/;
+    // The config file's shape, user-facing text, per-channel doctor checks and the command names are the places where
+    // a channel's name belongs; everything else asks the adapters' traits. (Schedules are the core scheduler, src/scheduler.)
+    const exempt = ['src/config/', 'src/i18n/', 'src/app/doctor/', 'src/app/main.ts'];
+    const names = /'(telegram|wechat|cli|webhook)'/;
     const offenders = production
       .filter((file) => file.startsWith('src/') && !exempt.some((prefix) => file.startsWith(prefix)))
       .flatMap((file) =>
@@ -46,16 +70,48 @@ describe('house rules (docs/naming.md), checked on every file', () => {
           .split('\n')
           .map((line, index) => ({ line, where: `${file}:${index + 1}` }))
           // `webhook` is also a trust origin (who started a turn), which is not a channel name.
-          .filter(({ line }) => names.test(line) && !(/'webhook'/.test(line) && /origin/i.test(line) && !/'(telegram|wechat|cli|cron)'/.test(line)))
+          .filter(({ line }) => names.test(line) && !(/'webhook'/.test(line) && /origin/i.test(line) && !/'(telegram|wechat|cli)'/.test(line)))
           .map(({ where, line }) => `${where}: ${line.trim()}`),
       );
     expect(offenders).toEqual([]);
   });
 
+  it('nothing outside src/app/ imports src/app/, but the commands of src/cli/ (the composition root sits on top; tests may)', () => {
+    const offenders = production
+      .filter((file) => !file.startsWith('src/app/') && !file.startsWith('src/cli/'))
+      .flatMap((file) =>
+        importsOf(file)
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => relative(repositoryRoot, join(repositoryRoot, file, '..', specifier)).replaceAll('\\', '/'))
+          .filter((target) => target.startsWith('src/app/'))
+          .map((target) => `${file} imports ${target}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('the folders of src/ respect the layer order of docs/architecture.md: no import runs back up', () => {
+    const offenders: string[] = [];
+    for (const file of production.filter((candidate) => candidate.startsWith('src/') && candidate !== entryPoint)) {
+      const from = srcFolderOf(file);
+      for (const specifier of importsOf(file).filter((candidate) => candidate.startsWith('.'))) {
+        const target = relative(repositoryRoot, join(repositoryRoot, file, '..', specifier)).replaceAll('\\', '/');
+        if (!target.startsWith('src/') || target.split('/').length <= 2) continue;
+        const to = srcFolderOf(target);
+        if (to === from) continue;
+        const fromLayer = layerOf.get(from);
+        const toLayer = layerOf.get(to);
+        if (fromLayer === undefined) offenders.push(`${file}: src/${from}/ has no layer (add it to srcLayers)`);
+        else if (toLayer === undefined) offenders.push(`${file}: src/${to}/ has no layer (add it to srcLayers)`);
+        else if (toLayer >= fromLayer) offenders.push(`${file} (layer ${fromLayer}) imports ${target} (layer ${toLayer})`);
+      }
+    }
+    expect([...new Set(offenders)]).toEqual([]);
+  });
+
   it('the folders of src/ import each other without a cycle', () => {
     const folderOf = (file: string) => file.split('/')[1] ?? '';
     const edges = new Map<string, Set<string>>();
-    for (const file of production.filter((candidate) => candidate.startsWith('src/'))) {
+    for (const file of production.filter((candidate) => candidate.startsWith('src/') && candidate !== entryPoint)) {
       const from = folderOf(file);
       for (const specifier of importsOf(file).filter((candidate) => candidate.startsWith('.'))) {
         const target = relative(repositoryRoot, join(repositoryRoot, file, '..', specifier)).replaceAll('\\', '/');
@@ -75,9 +131,9 @@ describe('house rules (docs/naming.md), checked on every file', () => {
     expect([...new Set(cycles)]).toEqual([]);
   });
 
-  it('src/ never imports channels/ or tools/, except the composition root in src/app/', () => {
+  it('src/ never imports channels/ or tools/, except the composition root in src/app/ and the commands on it in src/cli/', () => {
     const offenders = production
-      .filter((file) => file.startsWith('src/') && !file.startsWith('src/app/'))
+      .filter((file) => file.startsWith('src/') && !file.startsWith('src/app/') && !file.startsWith('src/cli/'))
       .filter((file) => importsOf(file).some((specifier) => /(^|\/)(channels|tools)\//.test(specifier) && specifier.startsWith('.')));
     expect(offenders).toEqual([]);
   });
@@ -112,6 +168,16 @@ describe('house rules (docs/naming.md), checked on every file', () => {
           .some((line) => line.trim() !== '' && !line.startsWith('export ') && !line.startsWith('//') && !line.startsWith(' *') && !line.startsWith('/**')),
       );
     expect(offenders.map((file) => relative(repositoryRoot, join(repositoryRoot, file)))).toEqual([]);
+  });
+
+  it('the composition root stays readable: no file in src/app/ over 200 lines, createApp under 120', () => {
+    const lineCount = (file: string) => readFileSync(join(repositoryRoot, file), 'utf8').split('\n').length;
+    const long = production.filter((file) => file.startsWith('src/app/') && lineCount(file) > 200).map((file) => `${file}: ${lineCount(file)} lines`);
+    expect(long).toEqual([]);
+    const root = readFileSync(join(repositoryRoot, 'src/app/create-app.ts'), 'utf8');
+    const body = /^export async function createApp\([\s\S]*?^}$/m.exec(root)?.[0] ?? '';
+    expect(body).not.toBe('');
+    expect(body.split('\n').length).toBeLessThan(120);
   });
 
   it('file names are kebab-case', () => {

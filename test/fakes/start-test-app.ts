@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import { type App, type AppMode, createApp } from '../../src/app/create-app.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger } from '../../src/logging/create-logger.js';

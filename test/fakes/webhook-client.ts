@@ -7,12 +7,18 @@ import type { WebhookChannel } from '../../channels/webhook/index.js';
 /** An answer from the gateway: status, parsed JSON body (or text) and headers. */
 export type GatewayAnswer = { readonly status: number; readonly body: unknown; readonly text: string; readonly headers: Headers };
 
-/** The running webhook channel of an app, and its base URL. */
+/** The base URL of an app's running gateway, and its webhook channel when that is on. */
 export function gatewayOf(app: App): { readonly channel: WebhookChannel; readonly baseUrl: string } {
-  const channel = app.channels.get('webhook') as WebhookChannel | undefined;
-  const address = channel?.address();
-  if (!channel || !address) throw new Error('the webhook channel is not listening');
-  return { channel, baseUrl: `http://${address.host}:${address.port}` };
+  const address = app.gateway?.address();
+  if (!address) throw new Error('the gateway is not listening');
+  return {
+    baseUrl: `http://${address.host}:${address.port}`,
+    get channel() {
+      const channel = app.channels.get('webhook') as WebhookChannel | undefined;
+      if (!channel) throw new Error('the webhook channel is off');
+      return channel;
+    },
+  };
 }
 
 /** The signature of a callback the agent sends, computed independently of the server's code: sha256=<hex HMAC(secret, "ts.body")>. */

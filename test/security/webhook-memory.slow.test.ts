@@ -4,6 +4,8 @@ import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
+import type { Gateway } from '../../src/gateway/create-gateway.js';
+import { serveOnGateway } from '../fakes/serve-on-gateway.js';
 import { createWebhookChannel, type WebhookChannel } from '../../channels/webhook/webhook-channel.js';
 import type { InboundEvent } from '../../src/events/inbound-event.js';
 import { createLogger } from '../../src/logging/create-logger.js';
@@ -31,7 +33,9 @@ describe('webhook results are bounded (finding 9)', () => {
   let store: Store | undefined;
   let channel: WebhookChannel | undefined;
   let dataDir: string | undefined;
+  let gateway: Gateway | undefined;
   afterEach(async () => {
+    await gateway?.stop();
     await channel?.stop();
     await store?.close();
     if (dataDir !== undefined) await rm(dataDir, { recursive: true, force: true });
@@ -42,19 +46,13 @@ describe('webhook results are bounded (finding 9)', () => {
     store = await createStore({ dataDir });
     const telemetry = createTelemetry();
     const webhook = createWebhookChannel({ name: 'webhook',
-      host: '127.0.0.1',
-      port: 0,
       secret,
       waitTimeoutMs: 30_000,
       ratePerMinute: 1_000_000,
       globalRatePerMinute: 1_000_000,
       store,
-      bus: { stats: () => ({ queued: 0, active: 0, sessions: 0 }) },
       telemetry,
       logger: await createLogger({ level: 'silent', pretty: false }),
-      statusOfChannels: () => ({}),
-      instance: () => ({ id: 'test', mode: 'single' as const, leads: [] }),
-      routes: () => [],
     });
     channel = webhook;
     let replies = 0;
@@ -68,8 +66,9 @@ describe('webhook results are bounded (finding 9)', () => {
       });
       return { accepted: true };
     });
-    const address = webhook.address();
-    const baseUrl = `http://${address?.host}:${address?.port}`;
+    const served = await serveOnGateway({ routes: [webhook.messageRoute], store, telemetry });
+    gateway = served.gateway;
+    const baseUrl = served.baseUrl;
     let sent = 0;
     const drive = async (count: number) => {
       const workers = Array.from({ length: concurrency }, async () => {

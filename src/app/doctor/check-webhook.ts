@@ -2,7 +2,7 @@ import { createServer } from 'node:net';
 import type { Config } from '../../config/config-schema.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
-type WebhookSettings = Config['channels']['webhook'];
+type WebhookSettings = Config['channels']['webhook'] & Config['gateway'];
 
 /** The gateway lines: whether signed messages are accepted, and whether host:port can be bound. */
 export async function checkWebhook(settings: WebhookSettings): Promise<DoctorLine[]> {
@@ -21,7 +21,7 @@ export function describeWebhookMessages(settings: WebhookSettings): DoctorLine {
  * channels (and the WeChat account name). Pure.
  */
 export function describeGatewayExposure(config: Config): DoctorLine | undefined {
-  const settings = config.channels.webhook;
+  const settings = config.gateway;
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(settings.host);
   const telegramWebhook = config.channels.telegram.token !== undefined && config.channels.telegram.mode === 'webhook';
   if ((loopback && !telegramWebhook) || settings.metricsToken !== undefined) return undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { ChannelAdapter } from '../../../src/app/channel-adapter.js';
-import type { WiredChannel } from '../../../src/app/channel-context.js';
-import { startUpFailure } from '../../../src/app/start-up-failure.js';
+import type { ChannelAdapter } from '../../../src/channel/channel-adapter.js';
+import type { WiredChannel } from '../../../src/channel/channel-context.js';
+import { startUpFailure } from '../../../src/cli/start-up-failure.js';
 import { EchoError } from '../../../src/errors/echo-error.js';
 import type { Channel, Emit } from '../../../src/events/channel.js';
 import { startTestApp } from '../../fakes/start-test-app.js';
@@ -51,6 +51,11 @@ describe('a channel names itself once, in its adapter', () => {
     const failure = startTestApp({ channels: [toyAdapter('tcp'), toyAdapter('tcp')] });
     await expect(failure).rejects.toBeInstanceOf(EchoError);
     await expect(failure).rejects.toMatchObject({ code: 'channel-name-duplicate', message: expect.stringContaining('"tcp"') });
+  });
+
+  it('refuses an adapter that takes the name of the core scheduler', async () => {
+    const failure = startTestApp({ channels: [toyAdapter('cron')] });
+    await expect(failure).rejects.toMatchObject({ code: 'channel-name-duplicate', message: expect.stringContaining('"cron"') });
   });
 
   it('refuses a channel that reports a name other than its adapter’s, instead of dropping its replies', async () => {

@@ -41,10 +41,10 @@ describe('npm run chat (compiled, piped stdin)', () => {
 
   it('reports a bad config file with the key path and a hint, never echoing a secret', async () => {
     const configFile = join(dataDir, 'bad.yaml');
-    writeFileSync(configFile, 'channels:\n  webhook:\n    port: not-a-port\n    secret: [hunter2-secret-value]\n');
+    writeFileSync(configFile, 'gateway:\n  port: not-a-port\nchannels:\n  webhook:\n    secret: [hunter2-secret-value]\n');
     const result = await runCompiled(['start', '--config', configFile], { environment: { ...environmentWithout(...modelVariables), OPENAI_BASE_URL: model.url } });
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('channels.webhook.port');
+    expect(result.stderr).toContain('gateway.port');
     expect(result.stderr).toContain('channels.webhook.secret');
     expect(result.stderr).not.toContain('hunter2-secret-value');
     expect(result.stderr).not.toMatch(/\n\s+at /);

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CronChannel, StoredJob } from '../../../channels/cron/index.js';
+import type { Scheduler, StoredJob } from '../../../src/scheduler/index.js';
 import type { App } from '../../../src/app/create-app.js';
 import type { ScriptedHandler, ScriptedModelServer } from '../../fakes/scripted-model-server.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 
 /** The app's running cron channel. */
-export function cronOf(app: App): CronChannel {
-  const channel = app.channels.get('cron') as CronChannel | undefined;
+export function cronOf(app: App): Scheduler {
+  const channel = app.channels.get('cron') as Scheduler | undefined;
   if (!channel) throw new Error('the cron channel is not running');
   return channel;
 }

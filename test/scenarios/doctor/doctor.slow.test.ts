@@ -125,11 +125,11 @@ describe('npm run doctor (compiled)', () => {
 
   it('reports a bad config file key by key with exit code 2, never echoing a secret', async () => {
     const configFile = join(scratch, 'bad.yaml');
-    writeFileSync(configFile, 'channels:\n  webhook:\n    port: not-a-port\n    secret: [hunter2-secret-value]\n');
+    writeFileSync(configFile, 'gateway:\n  port: not-a-port\nchannels:\n  webhook:\n    secret: [hunter2-secret-value]\n');
     const result = await runCompiled(['doctor', '--config', configFile], { environment: await environment() });
     expect(result.code).toBe(2);
     expect(result.stdout).toContain(`✗ config  not valid (read config/default.yaml, ${configFile}):`);
-    expect(result.stdout).toContain('✗ config  channels.webhook.port: ');
+    expect(result.stdout).toContain('✗ config  gateway.port: ');
     expect(result.stdout).toContain('✗ config  channels.webhook.secret: ');
     expect(result.stdout).toContain('The configuration is not valid: fix the keys marked ✗');
     expect(result.stdout).not.toContain('hunter2-secret-value');

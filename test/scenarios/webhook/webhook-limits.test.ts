@@ -101,7 +101,8 @@ describe('webhook limits', () => {
   it('keeps /v1/messages off without a secret, and says so at start-up', async () => {
     const test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, WEBHOOK_PORT: '0' } });
     running.push(test);
-    expect(test.app.startupLines).toContain('webhook: on (127.0.0.1:0, /v1/messages off: WEBHOOK_SECRET is not set)');
+    expect(test.app.startupLines).toContain('webhook: off (/v1/messages is not served: WEBHOOK_SECRET is not set)');
+    expect(test.app.startupLines).toContain('gateway: 127.0.0.1:0 (/healthz, /metrics)');
     const { baseUrl } = gatewayOf(test.app);
     const answer = await postSigned({ baseUrl, secret, body: { chatId: 'x', text: 'y' } });
     expect(answer.status).toBe(404);

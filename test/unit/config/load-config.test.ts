@@ -47,7 +47,8 @@ describe('loadConfig: config/default.yaml', () => {
     expect(config.tools).toMatchObject({ profile: 'messaging', allow: [], alsoAllow: [], deny: [], network: 'public-only' });
     expect(config.channels.telegram).toMatchObject({ token: undefined, apiRoot: 'https://api.telegram.org', allowFrom: [], approvers: [] });
     expect(config.channels.wechat).toMatchObject({ enabled: false, puppet: 'wechaty-puppet-wechat4u', allowFrom: [] });
-    expect(config.channels.webhook).toMatchObject({ host: '127.0.0.1', port: 8787, secret: undefined });
+    expect(config.channels.webhook).toMatchObject({ secret: undefined });
+    expect(config.gateway).toMatchObject({ host: '127.0.0.1', port: 8787, metricsToken: undefined });
     expect(config.approvals).toMatchObject({ timeoutMinutes: 30, route: 'origin', require: [], autoApprove: [] });
   });
 
@@ -93,7 +94,9 @@ describe('loadConfig: config/default.yaml', () => {
     expect(config.log.level).toBe('debug');
     expect(config.channels.telegram).toMatchObject({ token: '123:abc', apiRoot: 'http://127.0.0.1:9000', allowFrom: ['1', '2'], approvers: ['7'] });
     expect(config.channels.wechat).toMatchObject({ enabled: true, puppet: 'wechaty-puppet-mock', allowFrom: ['alice', 'bob'], approvers: ['alice'] });
-    expect(config.channels.webhook).toMatchObject({ host: '0.0.0.0', port: 9999, secret: 'hook-secret' });
+    // The gateway keeps its historical variable names.
+    expect(config.gateway).toMatchObject({ host: '0.0.0.0', port: 9999 });
+    expect(config.channels.webhook).toMatchObject({ secret: 'hook-secret' });
     expect(config.agent.timezone).toBe('Europe/Paris');
   });
 
@@ -175,17 +178,17 @@ describe('loadConfig: .env in the project root', () => {
 
 describe('loadConfig: invalid files', () => {
   it('reports every bad key with its path, what was expected and a hint', () => {
-    const root = projectRoot({ 'bad.yaml': 'log:\n  level: loud\nchannels:\n  webhook:\n    port: not-a-port\nagent:\n  maxIterations: 0\n' });
+    const root = projectRoot({ 'bad.yaml': 'log:\n  level: loud\ngateway:\n  port: not-a-port\nagent:\n  maxIterations: 0\n' });
     const errors = errorsOf(loadConfig({ root, configFile: 'bad.yaml', environment: {} }));
     expect(errors).toHaveLength(3);
     expect(errors).toContain('log.level: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent" (got "loud"). Use one of: fatal, error, warn, info, debug, trace, silent');
-    expect(errors.find((line) => line.startsWith('channels.webhook.port: '))).toMatch(/expected number.*\(got "not-a-port"\)\. Write a plain number, e\.g\. 8787$/);
+    expect(errors.find((line) => line.startsWith('gateway.port: '))).toMatch(/expected number.*\(got "not-a-port"\)\. Write a plain number, e\.g\. 8787$/);
     expect(errors.find((line) => line.startsWith('agent.maxIterations: '))).toMatch(/>=1.*\(got 0\)$/);
   });
 
   it('reports a bad value that came from an environment variable at its config path', () => {
     const errors = errorsOf(loadConfig({ root: projectRoot(), environment: { WEBHOOK_PORT: 'eighty' } }));
-    expect(errors).toEqual([expect.stringMatching(/^channels\.webhook\.port: .*\(got "eighty"\)/)]);
+    expect(errors).toEqual([expect.stringMatching(/^gateway\.port: .*\(got "eighty"\)/)]);
   });
 
   it('never echoes the value of a secret-named key', () => {

@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { checkWebhook, describeListen, describeWebhookMessages, probeListen } from '../../../../src/app/doctor/check-webhook.js';
 import { configWith } from './doctor-fixtures.js';
 
-const settings = (webhook: Record<string, unknown> = {}) => configWith({ channels: { webhook } }).channels.webhook;
+const settings = (webhook: Record<string, unknown> = {}) => {
+  const { host, port, ...rest } = webhook;
+  const config = configWith({ channels: { webhook: rest }, gateway: { ...(host === undefined ? {} : { host }), ...(port === undefined ? {} : { port }) } });
+  return { ...config.channels.webhook, ...config.gateway };
+};
 
 describe('describeWebhookMessages', () => {
   it('is off, not an error, without WEBHOOK_SECRET, and never prints the secret when set', () => {

@@ -27,8 +27,8 @@ describe('probeBubblewrap', () => {
 describe('describeGatewayExposure', () => {
   it('warns when the gateway is reachable from outside without a metrics token', () => {
     expect(describeGatewayExposure(configWith())).toBeUndefined();
-    expect(describeGatewayExposure(configWith({ channels: { webhook: { host: '0.0.0.0' } } }))?.status).toBe('warn');
+    expect(describeGatewayExposure(configWith({ gateway: { host: '0.0.0.0' } }))?.status).toBe('warn');
     expect(describeGatewayExposure(configWith({ channels: { telegram: { token: 't', mode: 'webhook' } } }))?.text).toContain('WEBHOOK_METRICS_TOKEN');
-    expect(describeGatewayExposure(configWith({ channels: { webhook: { host: '0.0.0.0', metricsToken: 'x' } } }))).toBeUndefined();
+    expect(describeGatewayExposure(configWith({ gateway: { host: '0.0.0.0', metricsToken: 'x' } }))).toBeUndefined();
   });
 });

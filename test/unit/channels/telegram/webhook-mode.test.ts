@@ -3,6 +3,7 @@ import { createTelegramChannel } from '../../../../channels/telegram/index.js';
 import type { InboundEvent } from '../../../../src/events/inbound-event.js';
 import { messagesFor } from '../../../../src/i18n/messages.js';
 import { createLogger } from '../../../../src/logging/create-logger.js';
+import { jsonRequest } from '../../../fakes/json-request.js';
 import { createStore } from '../../../../src/store/create-store.js';
 import type { Store } from '../../../../src/store/key-value-namespace.js';
 
@@ -61,17 +62,17 @@ describe('telegram webhook mode', () => {
     expect(calls.some((call) => call.method === 'getUpdates')).toBe(false);
 
     const body = JSON.stringify(update);
-    expect(await route.handle({ body: update, rawBody: body, headers: {} })).toMatchObject({ status: 401 });
-    expect(await route.handle({ body: update, rawBody: body, headers: { 'x-telegram-bot-api-secret-token': 'wrong-webhook-secret!' } })).toMatchObject({ status: 401 });
+    expect(await route.handle(jsonRequest({ body: update, rawBody: body, headers: {} }))).toMatchObject({ status: 401 });
+    expect(await route.handle(jsonRequest({ body: update, rawBody: body, headers: { 'x-telegram-bot-api-secret-token': 'wrong-webhook-secret!' } }))).toMatchObject({ status: 401 });
     expect(events).toHaveLength(0);
 
     const headers = { 'x-telegram-bot-api-secret-token': 'a-long-webhook-secret' };
-    expect(await route.handle({ body: update, rawBody: body, headers })).toMatchObject({ status: 200 });
-    expect(await route.handle({ body: update, rawBody: body, headers })).toMatchObject({ status: 200 });
+    expect(await route.handle(jsonRequest({ body: update, rawBody: body, headers }))).toMatchObject({ status: 200 });
+    expect(await route.handle(jsonRequest({ body: update, rawBody: body, headers }))).toMatchObject({ status: 200 });
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'message-received', text: 'via webhook', origin: 'user', unattended: false });
     await channel.stop();
-    expect(await route.handle({ body: { ...update, update_id: 501 }, rawBody: body, headers })).toMatchObject({ status: 503 });
+    expect(await route.handle(jsonRequest({ body: { ...update, update_id: 501 }, rawBody: body, headers }))).toMatchObject({ status: 503 });
   });
 
   it('in a forum group: stays silent on a bare command for another bot, and a topic message reaches the model without an empty quote', async () => {
@@ -79,7 +80,7 @@ describe('telegram webhook mode', () => {
     const forum = { id: -1001234567890, title: 'Team', is_forum: true, type: 'supergroup' };
     const { channel, route, calls, events } = await webhookChannel(store, [String(forum.id)]);
     const headers = { 'x-telegram-bot-api-secret-token': 'a-long-webhook-secret' };
-    const post = (body: unknown) => route.handle({ body, rawBody: JSON.stringify(body), headers });
+    const post = (body: unknown) => route.handle(jsonRequest({ body, rawBody: JSON.stringify(body), headers }));
     const from = { id: 1001, is_bot: false, first_name: 'Alice', username: 'alice', language_code: 'en' };
     const topicCreated = { message_id: 118, from, chat: forum, date: 1_764_500_000, message_thread_id: 118, forum_topic_created: { name: 'Ops', icon_color: 7_322_096 }, is_topic_message: true };
     calls.length = 0;

@@ -1,0 +1,109 @@
+import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
+import { createRiskExplainer } from '../agent/create-risk-explainer.js';
+import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
+import { createSessionHistory, type SessionRecord } from '../agent/session-history.js';
+import { createApprovalsService } from '../approvals/approvals-service.js';
+import type { PendingApproval } from '../approvals/pending-approval.js';
+import type { SuspendedTurn } from '../approvals/suspended-turn.js';
+import type { ChannelTraits } from '../channel/channel-adapter.js';
+import type { Config } from '../config/config-schema.js';
+import type { Channel } from '../events/channel.js';
+import type { Messages } from '../i18n/messages.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { ModelPort } from '../model/model-port.js';
+import { createUrlChecker } from '../policy/network-policy.js';
+import type { ToolServices } from '../registry/tool-context.js';
+import type { SchedulerPort } from '../scheduling/scheduled-job.js';
+import { createApprovalRouting, type ActiveSurfaces } from './approval-routing.js';
+import type { ToolSet } from './build-tool-set.js';
+import { fenceHistory } from './fence-history.js';
+import type { Infrastructure } from './open-infrastructure.js';
+import { createSmartApprovals } from '../reviewer/create-smart-approvals.js';
+import { createEndpointModel } from './create-model.js';
+import { type MediaWiring, wireMedia } from './wire-media.js';
+
+/** The runtime as wired, with the attachment handling it reads through (started and stopped with the app). */
+export type WiredRuntime = { readonly runtime: AgentRuntime; readonly media: MediaWiring };
+
+/** Builds the agent runtime from its five ports: turn settings, turn state, delivery, tools and governance. */
+export async function buildRuntime(input: {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly now: () => Date;
+  readonly model: ModelPort;
+  readonly infrastructure: Infrastructure;
+  readonly tools: ToolSet;
+  readonly scheduler: SchedulerPort;
+  readonly workspaceDir: string;
+  readonly traits: ReadonlyMap<string, ChannelTraits>;
+  readonly activeSurfaces: ActiveSurfaces;
+  readonly channels: ReadonlyMap<string, Channel>;
+  readonly messagesFor: (channel: string) => Messages;
+}): Promise<{ readonly ok: true; readonly wired: WiredRuntime } | { readonly ok: false; readonly error: string }> {
+  const { config, logger, now, infrastructure, tools, messagesFor } = input;
+  const { store, outbox, audit, budgets, telemetry } = infrastructure;
+  const model = budgets.meter(input.model);
+  const approvalRouteFor = createApprovalRouting(config, input.activeSurfaces);
+  const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter, createEndpointModel });
+  if (!smart.ok) return smart;
+  const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: config.agent.historyBudgetChars, idleTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000 }));
+  const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });
+  const servicesFor = (scope: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
+    state: (namespace) => store.namespace(`tool-${namespace}`),
+    sendMessage: (text) => outbox.send({ type: 'reply', target: scope.target, text, kind: 'message' }),
+    sendFile: async (file) =>
+      file.sizeBytes > config.media.maxSendBytes
+        ? { ok: false, error: `it is ${file.sizeBytes} bytes, over the ${config.media.maxSendBytes}-byte limit (media.maxSendBytes)`, retryable: false }
+        : outbox.send({ type: 'file', target: scope.target, ...file }),
+    scheduler: input.scheduler,
+    history: () => history.load(scope.sessionKey),
+    workspaceDir: input.workspaceDir,
+    checkUrl,
+    now,
+    timezone: config.agent.timezone,
+  });
+  const approvals = createApprovalsService({
+    approvals: store.namespace<PendingApproval>('approvals'),
+    index: store.namespace<string[]>('approvals-index'),
+    grants: tools.grants,
+    audit,
+    timeoutMs: config.approvals.timeoutMinutes * 60_000,
+    now,
+  });
+  const media = wireMedia({ config, logger, store, model, channels: input.channels, audit: audit.record });
+  const declared = [...input.traits];
+  const settings: TurnSettings = {
+    systemPrompt: config.agent.systemPrompt,
+    timezone: config.agent.timezone,
+    maxIterations: config.agent.maxIterations,
+    // One message may take at most half the history budget: the rest is the conversation around it.
+    maxMessageChars: Math.floor(config.agent.historyBudgetChars / 2),
+    turnTimeoutMs: config.agent.turnTimeoutMs,
+    botName: config.agent.name,
+    streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
+    parkAfterInterruptions: config.bus.parkAfterInterruptions,
+  };
+  const state: TurnState = { history, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking };
+  const delivery: TurnDelivery = {
+    outbox,
+    bus: infrastructure.events.bus,
+    resumeRequests: infrastructure.resumeRequests,
+    instanceId: infrastructure.instanceId,
+    logger,
+    messagesFor,
+    turnFinished: (report) => telemetry.emitTurnFinished(report),
+    now,
+  };
+  const turnTools: TurnTools = { model: media.model, readAttachments: media.readAttachments, registry: tools.registry, visibleToolsFor: tools.visibleToolsFor, servicesFor };
+  const governance: TurnGovernance = {
+    approvalRouteFor,
+    explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),
+    smartApprovals: smart.smartApprovals,
+    budgets: budgets.control,
+  };
+  const runtime = createAgentRuntime(
+    { ...settings, ...state, ...delivery, ...turnTools, ...governance },
+    { numberedApprovalChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)) },
+  );
+  return { ok: true, wired: { runtime, media } };
+}

@@ -1,0 +1,2 @@
+export * from './channel-adapter.js';
+export * from './channel-context.js';
