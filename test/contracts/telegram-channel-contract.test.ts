@@ -1,0 +1,64 @@
+import { waitFor } from '../fakes/start-test-app.js';
+import { startTelegramEmulator } from '../fakes/telegram-emulator.js';
+import { startTelegramFaultProxy } from '../fakes/telegram-fault-proxy.js';
+import { describeChannelContract } from './channel-contract.js';
+import type { ChannelHarness } from './channel-harness.js';
+import { doctorLinesToday } from './doctor-lines-today.js';
+
+const token = '555000111:AAcontractTelegramTokenNeverLogged';
+const userId = 1001;
+const strangerId = 9009;
+
+/** Telegram: the telegram-test-api emulator over HTTP, behind the recording proxy that can deliver an update again. */
+const telegramHarness: ChannelHarness = {
+  channelName: 'telegram',
+  secret: { value: token },
+  doctorLines: doctorLinesToday,
+  async startPlatform() {
+    const emulator = await startTelegramEmulator();
+    const proxy = await startTelegramFaultProxy(emulator.apiRoot);
+    const user = emulator.privateChatClient(token, userId);
+    const stranger = emulator.privateChatClient(token, strangerId);
+    const inUserChat = () => emulator.botMessages(token, userId);
+    return {
+      appSetup: () => ({ mode: 'server', environment: { TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: proxy.apiRoot, TELEGRAM_ALLOW_FROM: String(userId) } }),
+      connected: async () => undefined,
+      async sendAsUser(text) {
+        await user.sendMessage(user.makeMessage(text));
+        return { text, platformId: text };
+      },
+      access: {
+        kind: 'allow-list',
+        async sendAsStranger(text) {
+          await stranger.sendMessage(stranger.makeMessage(text));
+        },
+      },
+      approvals: {
+        style: 'buttons',
+        async pressApprove(card) {
+          const shown = inUserChat().find((message) => String(message.messageId) === card.platformId);
+          const button = shown?.keyboard?.flat().find((candidate) => /Approve/.test(candidate.text));
+          if (!shown || !button) throw new Error(`no Approve button on the card: ${JSON.stringify(shown)}`);
+          await user.sendCallback(user.makeCallbackQuery(button.callback_data, { message: { message_id: shown.messageId } }));
+        },
+      },
+      redelivery: {
+        kind: 'redelivers',
+        async deliverAgain(message) {
+          const update = proxy.deliveredUpdates.find((candidate) => (candidate.message as { text?: string } | undefined)?.text === message.text);
+          if (!update) throw new Error(`the bot never received an update with "${message.text}"`);
+          const before = proxy.redelivered;
+          proxy.deliverAgain([update]);
+          await waitFor(() => proxy.redelivered > before, 'the update delivered again');
+        },
+      },
+      botMessages: () => inUserChat().map((message) => ({ platformId: String(message.messageId), text: message.text })),
+      async stop() {
+        await proxy.close();
+        await emulator.stop();
+      },
+    };
+  },
+};
+
+describeChannelContract(telegramHarness);
