@@ -8,7 +8,7 @@ import { approvalsConfigYaml, createDeployTool } from '../fakes/deploy-tool.js';
 import { findLastUserText } from '../fakes/find-last-user-text.js';
 import { createScriptedModelServer, type ScriptedHandler, type ScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { waitFor } from '../fakes/start-test-app.js';
-import type { BotMessage, ChannelHarness, ChannelPlatform } from './channel-harness.js';
+import type { BotMessage, ChannelHarness, ChannelPlatform, ContractAppSetup } from './channel-harness.js';
 import { type ContractApp, contractModelKey, startContractApp } from './start-contract-app.js';
 
 /** The cases of the channel contract, by name (for `knownGaps`). */
@@ -167,8 +167,10 @@ async function withWorld(harness: ChannelHarness, body: (world: ContractWorld) =
   try {
     const running = await harness.startPlatform();
     platform = running;
+    let lastSetup: ContractAppSetup | undefined;
     const adapter = () => {
-      const found = (running.appSetup().channels ?? builtinChannels).find((candidate) => candidate.name === harness.channelName);
+      if (!lastSetup) throw new Error('the app has not started yet');
+      const found = (lastSetup.channels ?? builtinChannels).find((candidate) => candidate.name === harness.channelName);
       if (!found) throw new Error(`no adapter named ${harness.channelName} among the channels offered`);
       return found;
     };
@@ -179,7 +181,8 @@ async function withWorld(harness: ChannelHarness, body: (world: ContractWorld) =
       dataDir,
       adapter,
       async start() {
-        const started = await startContractApp({ setup: running.appSetup(), dataDir, modelUrl: model.url, yaml: approvalsConfigYaml(), extraTools: [deploy.tool] });
+        lastSetup = running.appSetup();
+        const started = await startContractApp({ setup: lastSetup, dataDir, modelUrl: model.url, yaml: approvalsConfigYaml(), extraTools: [deploy.tool] });
         const tracked: ContractApp = {
           ...started,
           async stop() {

@@ -53,7 +53,7 @@ export type Redelivery = { readonly kind: 'redelivers'; deliverAgain(message: Se
 
 /** A running platform, as the people on it see the bot. */
 export type ChannelPlatform = {
-  /** How to boot the app now (a restart may need a fresh mock world). */
+  /** How to boot the app now, asked once per start (a restart may need a fresh mock world). */
   appSetup(): ContractAppSetup;
   /** Called once the app has started (log the bot in, find the gateway's port, attach to the terminal). */
   connected(started: ContractApp): Promise<void>;
