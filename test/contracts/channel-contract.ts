@@ -99,10 +99,13 @@ export function describeChannelContract(harness: ChannelHarness, options: Channe
       expect(surface?.style).toBe(approvals.style);
       const card = await waitForBot(world.platform, riskyAction);
       expect(world.deployRuns).toEqual([]);
-      if (approvals.style === 'buttons') await approvals.pressApprove(card);
-      else await world.platform.sendAsUser('1');
+      const decide = () => (approvals.style === 'buttons' ? approvals.pressApprove(card) : world.platform.sendAsUser('1'));
+      await decide();
       await waitForBot(world.platform, riskyDone);
-      await started.app.bus.idle();
+      // A second tap (or a second "1") on a decided card must not run the call or continue the turn again.
+      await decide();
+      await world.platform.sendAsUser('and then msg-after-card');
+      await waitForBot(world.platform, 'answer to msg-after-card');
       expect(world.deployRuns).toEqual(['staging']);
       expect(countInBot(world.platform, riskyDone)).toBe(1);
       expect(world.model.requests.filter((request) => request.body?.messages?.at(-1)?.role === 'tool')).toHaveLength(1);

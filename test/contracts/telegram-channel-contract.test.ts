@@ -19,7 +19,16 @@ const telegramHarness: ChannelHarness = {
     const proxy = await startTelegramFaultProxy(emulator.apiRoot);
     const user = emulator.privateChatClient(token, userId);
     const stranger = emulator.privateChatClient(token, strangerId);
-    const inUserChat = () => emulator.botMessages(token, userId);
+    // The buttons a card was first shown with: a person can still tap one after the card was edited (a second device, a double tap).
+    const buttonsShown = new Map<number, readonly { readonly text: string; readonly callback_data: string }[]>();
+    const inUserChat = () => {
+      const messages = emulator.botMessages(token, userId);
+      for (const message of messages) {
+        const buttons = message.keyboard?.flat() ?? [];
+        if (buttons.length > 0 && !buttonsShown.has(message.messageId)) buttonsShown.set(message.messageId, buttons);
+      }
+      return messages;
+    };
     return {
       appSetup: () => ({ mode: 'server', environment: { TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: proxy.apiRoot, TELEGRAM_ALLOW_FROM: String(userId) } }),
       connected: async () => undefined,
@@ -36,10 +45,11 @@ const telegramHarness: ChannelHarness = {
       approvals: {
         style: 'buttons',
         async pressApprove(card) {
-          const shown = inUserChat().find((message) => String(message.messageId) === card.platformId);
-          const button = shown?.keyboard?.flat().find((candidate) => /Approve/.test(candidate.text));
-          if (!shown || !button) throw new Error(`no Approve button on the card: ${JSON.stringify(shown)}`);
-          await user.sendCallback(user.makeCallbackQuery(button.callback_data, { message: { message_id: shown.messageId } }));
+          inUserChat();
+          const messageId = Number(card.platformId);
+          const button = buttonsShown.get(messageId)?.find((candidate) => /Approve/.test(candidate.text));
+          if (!button) throw new Error(`no Approve button was shown on the card: ${card.text}`);
+          await user.sendCallback(user.makeCallbackQuery(button.callback_data, { message: { message_id: messageId } }));
         },
       },
       redelivery: {
