@@ -9,7 +9,11 @@ const token = '555000111:AAcontractTelegramTokenNeverLogged';
 const userId = 1001;
 const strangerId = 9009;
 
-/** Telegram: the telegram-test-api emulator over HTTP, behind the recording proxy that can deliver an update again. */
+/**
+ * Telegram: the telegram-test-api emulator over HTTP, behind the recording proxy that can deliver an update again.
+ * A slow test (`npm run test:slow`): about 3 s on an idle machine, 6–9 s on a loaded one, mostly Telegram's
+ * one-message-a-second chat throttle (card, answer, and the answer after a second tap in one chat) and telegraf's load.
+ */
 const telegramHarness: ChannelHarness = {
   channelName: 'telegram',
   secret: { value: token },
