@@ -55,10 +55,12 @@ export function describeChannelContract(harness: ChannelHarness, options: Channe
 
   describe(`channel contract: ${harness.channelName}`, () => {
     test('inbound', 'inbound text from an allowed user becomes an event, and the model\'s answer arrives in that chat', async (world) => {
-      await world.start();
+      const started = await world.start();
       await world.platform.sendAsUser('hello msg-inbound');
       await waitForBot(world.platform, 'answer to msg-inbound');
       expect(turnsAbout(world.model, 'msg-inbound')).toBe(1);
+      // The event carried the channel's name, given once by its adapter.
+      expect(started.handledEvents.filter((event) => event.type === 'message-received')).toEqual([expect.objectContaining({ channel: harness.channelName, failed: false })]);
     });
 
     test('strangers', 'a sender who is not allowed never reaches the model', async (world) => {

@@ -7,6 +7,7 @@ import type { Config } from '../../src/config/config-schema.js';
 import { loadConfig } from '../../src/config/load-config.js';
 import { createLogger, type Logger } from '../../src/logging/create-logger.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
+import type { EventHandled } from '../../src/telemetry/telemetry.js';
 import type { ContractAppSetup } from './channel-harness.js';
 
 /** The model's key every contract app is given: a secret of its own, checked on every channel. */
@@ -19,6 +20,8 @@ export type ContractApp = {
   readonly logger: Logger;
   /** Every line the app's logger wrote (JSON text), at debug level. */
   readonly logLines: readonly string[];
+  /** Every event the runtime handled, from the start on: its type and the channel on its envelope. */
+  readonly handledEvents: readonly EventHandled[];
   readonly terminalInput: PassThrough;
   readonly terminalOutput: PassThrough;
   stop(): Promise<void>;
@@ -62,12 +65,15 @@ export async function startContractApp(options: {
     sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles },
   });
   if (!created.ok) throw new Error(`contract app did not start: ${created.error}`);
+  const handledEvents: EventHandled[] = [];
+  created.app.telemetry.onEventHandled((event) => void handledEvents.push(event));
   await created.app.start();
   return {
     app: created.app,
     config: loaded.config,
     logger,
     logLines,
+    handledEvents,
     terminalInput,
     terminalOutput,
     async stop() {
