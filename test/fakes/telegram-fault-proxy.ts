@@ -35,6 +35,10 @@ export type TelegramFaultProxy = {
   redeliverNextUpdates(): void;
   /** How many updates were delivered a second time. */
   readonly redelivered: number;
+  /** Every update the bot received through getUpdates, in order (re-deliveries included). */
+  readonly deliveredUpdates: readonly { readonly update_id: number; readonly [field: string]: unknown }[];
+  /** Delivers these updates again in the next getUpdates answer, as Telegram does with updates it thinks unacknowledged. */
+  deliverAgain(updates: readonly unknown[]): void;
   /**
    * Hosts a file as api.telegram.org does (the emulator has no files): getFile for `fileId` answers a path and the
    * declared size (default the real one), and the file URL serves the bytes, streamed from `path` when given.
@@ -70,6 +74,7 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
   const sockets = new Set<Socket>();
   let redeliver: 'off' | 'capture' | unknown[] = 'off';
   let redelivered = 0;
+  const deliveredUpdates: { readonly update_id: number }[] = [];
   const hosted = new Map<string, { readonly bytes?: Buffer; readonly path?: string; readonly declaredSize?: number }>();
   const uploads: Upload[] = [];
 
@@ -139,6 +144,7 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     let answer = await upstream.text();
     if (method === 'getUpdates' && upstream.ok && options.honourOffsets) answer = applyOffset(answer, body.offset);
     if (method === 'getUpdates' && upstream.ok) answer = applyRedelivery(answer);
+    if (method === 'getUpdates' && upstream.ok) deliveredUpdates.push(...(JSON.parse(answer) as { result: { update_id: number }[] }).result);
     calls.push({ method, body, status: upstream.status, ...(instance ? { instance } : {}) });
     response.writeHead(upstream.status, { 'content-type': upstream.headers.get('content-type') ?? 'application/json' }).end(answer);
   }
@@ -199,6 +205,10 @@ export async function startTelegramFaultProxy(target: string, options: TelegramF
     },
     get redelivered() {
       return redelivered;
+    },
+    deliveredUpdates,
+    deliverAgain(updates) {
+      redeliver = [...updates];
     },
     async close() {
       for (const socket of sockets) socket.destroy();
