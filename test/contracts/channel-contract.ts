@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import { builtinChannels } from '../../src/app/builtin-channels.js';
 import { approvalsConfigYaml, createDeployTool } from '../fakes/deploy-tool.js';
 import { findLastUserText } from '../fakes/find-last-user-text.js';

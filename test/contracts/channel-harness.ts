@@ -1,4 +1,4 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import type { AppMode } from '../../src/app/create-app.js';
 import type { DoctorLine } from '../../src/app/doctor/doctor-line.js';
 import type { Config } from '../../src/config/config-schema.js';

@@ -13,7 +13,7 @@ export async function doctorLinesToday(config: Config): Promise<readonly DoctorL
   const [telegramLines, wechatLines, webhookLines] = await Promise.all([
     checkTelegram(config.channels.telegram, 3000),
     checkWechat(config.channels.wechat),
-    checkWebhook(config.channels.webhook),
+    checkWebhook({ ...config.channels.webhook, ...config.gateway }),
   ]);
   return [...telegramLines, ...wechatLines, ...webhookLines, ...[describeGatewayExposure(config)].filter((line) => line !== undefined)];
 }
