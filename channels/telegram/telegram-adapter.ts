@@ -1,19 +1,21 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { WiredChannel } from '../../src/app/channel-context.js';
+import { telegramConfig } from './telegram-config.js';
 import { describeTelegramSettings, telegramSettingsProblem } from './telegram-settings.js';
 
 /** Telegram: on when a bot token is set; telegraf and the channel are loaded only then. Cards carry buttons. */
 export const telegramAdapter: ChannelAdapter = {
-  name: 'telegram',
+  name: telegramConfig.name,
   modes: ['server'],
+  configSection: telegramConfig,
   traits: (config) => ({
     locale: config.agent.locale,
-    streams: config.channels.telegram.streaming,
-    approvals: { style: 'buttons', approvers: config.channels.telegram.approvers, reachesApproversByUserId: true },
-    tools: config.channels.telegram.tools,
+    streams: telegramConfig.read(config).streaming,
+    approvals: { style: 'buttons', approvers: telegramConfig.read(config).approvers, reachesApproversByUserId: true },
+    tools: telegramConfig.read(config).tools,
   }),
   async wire(context) {
-    const telegram = context.config.channels.telegram;
+    const telegram = telegramConfig.read(context.config);
     const off = (reason: string): WiredChannel => ({ on: false, name: context.channelName, reason });
     const problem = telegramSettingsProblem(telegram);
     if (problem) return off(problem.reason);

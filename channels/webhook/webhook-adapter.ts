@@ -1,14 +1,16 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import { createWebhookChannel, describeGateway } from './webhook-channel.js';
+import { webhookConfig } from './webhook-config.js';
 
 /** The HTTP gateway: always on in server mode for /healthz and /metrics; POST /v1/messages only with WEBHOOK_SECRET. */
 export const webhookAdapter: ChannelAdapter = {
-  name: 'webhook',
+  name: webhookConfig.name,
   modes: ['server'],
+  configSection: webhookConfig,
   // No approvals surface: nobody presses buttons on an HTTP caller's behalf.
-  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: config.channels.webhook.tools }),
+  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: webhookConfig.read(config).tools }),
   async wire(context) {
-    const settings = context.config.channels.webhook;
+    const settings = webhookConfig.read(context.config);
     const channel = createWebhookChannel({
       name: context.channelName,
       host: settings.host,

@@ -1,6 +1,7 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { WechatChannelOptions } from './wechat-channel.js';
+import { wechatConfig } from './wechat-config.js';
 
 /** Seams a test may set (a mock puppet, no pacing); config cannot set them. */
 export type WechatAdapterOverrides = Pick<WechatChannelOptions, 'puppet' | 'sendIntervalMs' | 'sendJitterMs' | 'reconnectDelayMs' | 'printQrCode'>;
@@ -8,17 +9,18 @@ export type WechatAdapterOverrides = Pick<WechatChannelOptions, 'puppet' | 'send
 /** WeChat: on when `WECHAT_ENABLED` is true; the channel loads only then, and wechaty itself only when it starts. Cards are answered with numbers. */
 export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): ChannelAdapter {
   return {
-    name: 'wechat',
+    name: wechatConfig.name,
     modes: ['server'],
+    configSection: wechatConfig,
     traits: (config) => ({
-      locale: config.channels.wechat.locale,
+      locale: wechatConfig.read(config).locale,
       streams: false,
-      approvals: { style: 'numbered', approvers: config.channels.wechat.approvers, reachesApproversByUserId: true },
-      tools: config.channels.wechat.tools,
+      approvals: { style: 'numbered', approvers: wechatConfig.read(config).approvers, reachesApproversByUserId: true },
+      tools: wechatConfig.read(config).tools,
     }),
     async wire(context) {
       const { config, logger } = context;
-      const settings = config.channels.wechat;
+      const settings = wechatConfig.read(config);
       if (!settings.enabled) return { on: false, name: context.channelName, reason: 'WECHAT_ENABLED is not true' };
       if (settings.allowFrom.length === 0 && settings.rooms.length === 0) {
         logger.warn('WeChat is on, but WECHAT_ALLOW_FROM and channels.wechat.rooms are empty: nobody reaches the model');

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { Message, Wechaty } from 'wechaty';
 import type { HandOff } from '../../src/cluster/hand-off.js';
 import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
-import type { Config } from '../../src/config/config-schema.js';
+import type { WechatConfig } from './wechat-config.js';
 import { describeError } from '../../src/errors/echo-error.js';
 import { createDedupe, type DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
@@ -23,7 +23,7 @@ import { saveFileBox } from './save-file-box.js';
 import { toEvent } from './to-event.js';
 
 /** The `channels.wechat` section of the config. */
-export type WechatSettings = Config['channels']['wechat'];
+export type WechatSettings = WechatConfig;
 
 /** What the WeChat channel is built from. */
 export type WechatChannelOptions = {

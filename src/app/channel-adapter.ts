@@ -1,3 +1,4 @@
+import type { ChannelConfigSection } from '../config/channel-config-section.js';
 import type { Config } from '../config/config-schema.js';
 import type { Locale } from '../i18n/messages.js';
 import type { ToolSelection } from '../config/config-schema.js';
@@ -32,6 +33,8 @@ export type ChannelAdapter = {
   readonly name: string;
   /** The modes it runs in. */
   readonly modes: readonly AppMode[];
+  /** Its config section `channels.<name>` (schema, environment variables, secrets); absent for a channel with no settings. */
+  readonly configSection?: ChannelConfigSection;
   traits(config: Config): ChannelTraits;
   /** Builds the channel from the context, or says why it is off. */
   wire(context: ChannelContext): Promise<WiredChannel>;

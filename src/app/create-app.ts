@@ -45,7 +45,7 @@ import { createTelemetry, type Telemetry } from '../telemetry/telemetry.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import { canAskWhenUnattended, createApprovalRouting } from './approval-routing.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
-import { builtinChannels } from './builtin-channels.js';
+import { builtinChannels, channelConfigSections } from './builtin-channels.js';
 import { assertDistinctChannelNames, assertWiredAsNamed } from './check-channel-names.js';
 import type { AppMode, ApprovalSurface, ChannelAdapter } from './channel-adapter.js';
 import { createBudgets } from './create-budgets.js';
@@ -126,7 +126,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   });
   const telemetry = createTelemetry();
   const instanceId = `${hostname()}-${process.pid}-${createId().slice(0, 8)}`;
-  const secrets = collectSecrets(config);
+  const secrets = collectSecrets(config, channelConfigSections(options.channels));
   const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets });
   const audit = {
     ...fileAudit,

@@ -2,6 +2,7 @@ import { listJobRows } from '../../channels/cron/index.js';
 import { loadConfig } from '../config/load-config.js';
 import { createStore } from '../store/create-store.js';
 import type { ParsedArguments } from './parse-arguments.js';
+import { channelConfigSections } from './builtin-channels.js';
 
 const usage = 'Usage: npm run cron -- list [--config FILE]';
 
@@ -12,7 +13,7 @@ export async function runCron(parsed: ParsedArguments, output: { readonly write:
     errors.write(`Unknown cron command "${subcommand}".\n${usage}\n`);
     return 2;
   }
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     errors.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;

@@ -1,5 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { telegramConfig } from '../../channels/telegram/telegram-config.js';
+import { webhookConfig } from '../../channels/webhook/webhook-config.js';
+import { wechatConfig } from '../../channels/wechat/wechat-config.js';
 import { builtinTools } from '../../tools/index.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import { loadConfig } from '../config/load-config.js';
@@ -23,6 +26,7 @@ import type { DoctorLine } from './doctor/doctor-line.js';
 import { doctorExitCode, formatDoctorReport } from './doctor/format-doctor-report.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { probeMcpServers } from './probe-mcp-servers.js';
+import { channelConfigSections } from './builtin-channels.js';
 
 /** Every network check gets this long; they run side by side, so the doctor answers in a few seconds even offline. */
 const checkTimeoutMs = 3000;
@@ -36,7 +40,7 @@ const checkTimeoutMs = 3000;
 export async function runDoctor(parsed: ParsedArguments): Promise<number> {
   const root = resolve(process.cwd());
   const json = parsed.flags.has('json');
-  const loaded = loadConfig({ root, configFile: parsed.configFile });
+  const loaded = loadConfig({ root, configFile: parsed.configFile, channels: channelConfigSections() });
   const configLines = describeConfig(loaded, { root, dotenvFound: existsSync(join(root, '.env')) });
   const nodeLine = describeNodeVersion(process.version);
   if (!loaded.ok) {
@@ -50,9 +54,9 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
   const [store, modelLines, telegramLines, wechatLines, webhookLines, mcp] = await Promise.all([
     dataLine.status === 'fail' && !config.storage.url ? undefined : checkStore({ url: config.storage.url, dataDir: config.storage.dataDir, timeoutMs: checkTimeoutMs }),
     checkModelEndpoints(config.model, checkTimeoutMs),
-    checkTelegram(config.channels.telegram, checkTimeoutMs),
-    checkWechat(config.channels.wechat),
-    checkWebhook(config.channels.webhook),
+    checkTelegram(telegramConfig.read(config), checkTimeoutMs),
+    checkWechat(wechatConfig.read(config)),
+    checkWebhook(webhookConfig.read(config)),
     probeMcpServers(config, sandbox),
   ]);
   const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;
@@ -72,7 +76,7 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
     ...describeBudgets(config),
   ];
   const exitCode = doctorExitCode(lines);
-  write(lines, { json, secrets: collectSecrets(config), exitCode });
+  write(lines, { json, secrets: collectSecrets(config, channelConfigSections()), exitCode });
   if (store?.abandoned) {
     // A Redis client that never connected keeps retrying and would hold the process open forever;
     // the report is written, so end it. Unref'd: it fires only if something is still holding on.
@@ -84,7 +88,7 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
 /** Whether any channel (or the terminal and schedules) offers the exec tool. */
 function execOffered(config: Parameters<typeof execSandboxFor>[0]): boolean {
   const names = builtinTools.map((tool) => tool.name);
-  const { telegram, wechat, webhook } = config.channels;
+  const [telegram, wechat, webhook] = [telegramConfig.read(config), wechatConfig.read(config), webhookConfig.read(config)];
   return [undefined, telegram.tools, wechat.tools, webhook.tools].some((channel) => resolveToolSet({ global: config.tools, channel }, names).names.has('exec'));
 }
 

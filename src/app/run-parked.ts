@@ -13,6 +13,7 @@ import { createParkedTurns, type ParkedTurn } from '../journal/parked-turns.js';
 import { createAuditLog } from '../registry/audit-log.js';
 import { createStore } from '../store/create-store.js';
 import type { ParsedArguments } from './parse-arguments.js';
+import { channelConfigSections } from './builtin-channels.js';
 
 type Output = { readonly write: (text: string) => void };
 
@@ -38,7 +39,7 @@ function summaryOf(event: InboundEvent): string {
  * within 15 s, or at its next start); `drop <id>` forgets it. Retries and drops are audited. Needs no model key.
  */
 export async function runParked(parsed: ParsedArguments, output: Output = process.stdout, errors: Output = process.stderr): Promise<number> {
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     errors.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;
@@ -50,7 +51,7 @@ export async function runParked(parsed: ParsedArguments, output: Output = proces
     return 2;
   }
   const store = await createStore({ url: config.storage.url, dataDir: config.storage.dataDir });
-  const audit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config) });
+  const audit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config, channelConfigSections()) });
   try {
     const parking = createTurnParking({
       parked: createParkedTurns(store.namespace<ParkedTurn>('parked-turns')),

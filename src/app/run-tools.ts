@@ -5,13 +5,14 @@ import { builtinChannels } from './builtin-channels.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { probeMcpServers } from './probe-mcp-servers.js';
+import { channelConfigSections } from './builtin-channels.js';
 
 const profileNames = ['minimal', 'messaging', 'coding', 'full'] as const;
 type ProfileName = (typeof profileNames)[number];
 
 /** `npm run tools [-- --profile NAME --channel NAME]`: the resolved tool set with risk, approval and capabilities, then every MCP tool with its server, risk and whether it is offered. */
 export async function runTools(parsed: ParsedArguments): Promise<number> {
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     process.stderr.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;

@@ -1,3 +1,4 @@
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,7 +42,7 @@ const repositoryRoot = resolve(import.meta.dirname, '..', '..');
 /** Boots the real composition root the way `npm start` does, over a temporary data folder. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'echo-test-'));
-  const loaded = loadConfig({
+  const loaded = loadConfig({ channels: channelConfigSections(options.channels),
     root: repositoryRoot,
     configFile: options.configFile,
     // Port 0: parallel test apps never fight over the gateway's default port.

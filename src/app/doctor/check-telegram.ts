@@ -1,9 +1,9 @@
-import type { Config } from '../../config/config-schema.js';
+import type { TelegramConfig } from '../../../channels/telegram/telegram-config.js';
 import type { TelegramTokenCheck } from '../../../channels/telegram/check-telegram-token.js';
 import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from '../../../channels/telegram/telegram-settings.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
-type TelegramSettings = Config['channels']['telegram'];
+type TelegramSettings = TelegramConfig;
 
 
 /** The Telegram lines: off without a token, else what `getMe` says, plus who can reach the bot and who approves. */

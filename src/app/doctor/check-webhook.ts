@@ -1,8 +1,10 @@
 import { createServer } from 'node:net';
+import { telegramConfig } from '../../../channels/telegram/telegram-config.js';
+import { type WebhookConfig, webhookConfig } from '../../../channels/webhook/webhook-config.js';
 import type { Config } from '../../config/config-schema.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
-type WebhookSettings = Config['channels']['webhook'];
+type WebhookSettings = WebhookConfig;
 
 /** The gateway lines: whether signed messages are accepted, and whether host:port can be bound. */
 export async function checkWebhook(settings: WebhookSettings): Promise<DoctorLine[]> {
@@ -21,9 +23,10 @@ export function describeWebhookMessages(settings: WebhookSettings): DoctorLine {
  * channels (and the WeChat account name). Pure.
  */
 export function describeGatewayExposure(config: Config): DoctorLine | undefined {
-  const settings = config.channels.webhook;
+  const settings = webhookConfig.read(config);
+  const telegram = telegramConfig.read(config);
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(settings.host);
-  const telegramWebhook = config.channels.telegram.token !== undefined && config.channels.telegram.mode === 'webhook';
+  const telegramWebhook = telegram.token !== undefined && telegram.mode === 'webhook';
   if ((loopback && !telegramWebhook) || settings.metricsToken !== undefined) return undefined;
   return doctorLine('warn', 'webhook', 'the gateway is reachable from outside: set WEBHOOK_METRICS_TOKEN so /metrics and the detailed /healthz need a bearer token, and proxy only the paths you publish');
 }

@@ -1,8 +1,8 @@
-import type { Config } from '../../config/config-schema.js';
+import type { WechatConfig } from '../../../channels/wechat/wechat-config.js';
 import type { WechatPuppetCheck } from '../../../channels/wechat/check-wechat-puppet.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
-type WechatSettings = Config['channels']['wechat'];
+type WechatSettings = WechatConfig;
 
 /** The WeChat lines: off unless enabled, else whether the puppet is installed and has its token, plus who can reach the bot. */
 export async function checkWechat(settings: WechatSettings): Promise<DoctorLine[]> {

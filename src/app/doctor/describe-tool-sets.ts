@@ -1,4 +1,7 @@
 import type { Config, ToolSelection } from '../../config/config-schema.js';
+import { telegramConfig } from '../../../channels/telegram/telegram-config.js';
+import { webhookConfig } from '../../../channels/webhook/webhook-config.js';
+import { wechatConfig } from '../../../channels/wechat/wechat-config.js';
 import { resolveToolSet } from '../../policy/resolve-tool-set.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
@@ -9,7 +12,7 @@ type Scope = { readonly name: string; readonly channel?: Partial<ToolSelection> 
  * channels with the same set on one line, then one warning per unknown tool name. Pure.
  */
 export function describeToolSets(config: Config, registeredNames: readonly string[]): DoctorLine[] {
-  const { telegram, wechat, webhook } = config.channels;
+  const [telegram, wechat, webhook] = [telegramConfig.read(config), wechatConfig.read(config), webhookConfig.read(config)];
   const scopes: Scope[] = [
     ...(telegram.token ? [{ name: 'telegram', channel: telegram.tools }] : []),
     ...(wechat.enabled ? [{ name: 'wechat', channel: wechat.tools }] : []),

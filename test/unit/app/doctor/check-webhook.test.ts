@@ -1,9 +1,10 @@
+import { webhookConfig } from '../../../../channels/webhook/webhook-config.js';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { checkWebhook, describeListen, describeWebhookMessages, probeListen } from '../../../../src/app/doctor/check-webhook.js';
 import { configWith } from './doctor-fixtures.js';
 
-const settings = (webhook: Record<string, unknown> = {}) => configWith({ channels: { webhook } }).channels.webhook;
+const settings = (webhook: Record<string, unknown> = {}) => webhookConfig.read(configWith({ channels: { webhook } }));
 
 describe('describeWebhookMessages', () => {
   it('is off, not an error, without WEBHOOK_SECRET, and never prints the secret when set', () => {

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { jobsFromConfig, syncConfigJobs } from '../../../../channels/cron/config-jobs.js';
 import type { StoredJob } from '../../../../channels/cron/job-store.js';
-import { configSchema } from '../../../../src/config/config-schema.js';
+import { channelConfigSections } from '../../../../src/app/builtin-channels.js';
+import { createConfigSchema } from '../../../../src/config/config-schema.js';
+
+const configSchema = createConfigSchema(channelConfigSections());
 
 const config = configSchema.parse({
   agent: { timezone: 'Europe/Paris' },
