@@ -1,6 +1,7 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { WiredChannel } from '../../src/app/channel-context.js';
 import { telegramConfig } from './telegram-config.js';
+import { telegramDoctor } from './telegram-doctor.js';
 import { describeTelegramSettings, telegramSettingsProblem } from './telegram-settings.js';
 
 /** Telegram: on when a bot token is set; telegraf and the channel are loaded only then. Cards carry buttons. */
@@ -8,11 +9,13 @@ export const telegramAdapter: ChannelAdapter = {
   name: telegramConfig.name,
   modes: ['server'],
   configSection: telegramConfig,
+  doctor: telegramDoctor,
   traits: (config) => ({
     locale: config.agent.locale,
     streams: telegramConfig.read(config).streaming,
     approvals: { style: 'buttons', approvers: telegramConfig.read(config).approvers, reachesApproversByUserId: true },
     tools: telegramConfig.read(config).tools,
+    publicRoutes: telegramConfig.read(config).token !== undefined && telegramConfig.read(config).mode === 'webhook',
   }),
   async wire(context) {
     const telegram = telegramConfig.read(context.config);

@@ -1,12 +1,14 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import { createWebhookChannel, describeGateway } from './webhook-channel.js';
 import { webhookConfig } from './webhook-config.js';
+import { webhookDoctor } from './webhook-doctor.js';
 
 /** The HTTP gateway: always on in server mode for /healthz and /metrics; POST /v1/messages only with WEBHOOK_SECRET. */
 export const webhookAdapter: ChannelAdapter = {
   name: webhookConfig.name,
   modes: ['server'],
   configSection: webhookConfig,
+  doctor: webhookDoctor,
   // No approvals surface: nobody presses buttons on an HTTP caller's behalf.
   traits: (config) => ({ locale: config.agent.locale, streams: false, tools: webhookConfig.read(config).tools }),
   async wire(context) {

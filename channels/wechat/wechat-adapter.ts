@@ -2,6 +2,7 @@ import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { WechatChannelOptions } from './wechat-channel.js';
 import { wechatConfig } from './wechat-config.js';
+import { wechatDoctor } from './wechat-doctor.js';
 
 /** Seams a test may set (a mock puppet, no pacing); config cannot set them. */
 export type WechatAdapterOverrides = Pick<WechatChannelOptions, 'puppet' | 'sendIntervalMs' | 'sendJitterMs' | 'reconnectDelayMs' | 'printQrCode'>;
@@ -12,6 +13,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
     name: wechatConfig.name,
     modes: ['server'],
     configSection: wechatConfig,
+    doctor: wechatDoctor,
     traits: (config) => ({
       locale: wechatConfig.read(config).locale,
       streams: false,

@@ -1,5 +1,6 @@
 import type { ChannelConfigSection } from '../config/channel-config-section.js';
 import type { Config } from '../config/config-schema.js';
+import type { ChannelDoctor } from '../doctor/channel-doctor.js';
 import type { Locale } from '../i18n/messages.js';
 import type { ToolSelection } from '../config/config-schema.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
@@ -26,6 +27,8 @@ export type ChannelTraits = {
   readonly approvals?: ApprovalSurface;
   /** Its own tool selection (`channels.<name>.tools`), when it has one. */
   readonly tools?: Partial<ToolSelection>;
+  /** It serves routes its platform reaches from outside (a webhook mode): the HTTP gateway is then public. */
+  readonly publicRoutes?: boolean;
 };
 
 /** A channel as the composition root sees it: a name, its traits, and how to build it. One per channel folder. */
@@ -35,6 +38,8 @@ export type ChannelAdapter = {
   readonly modes: readonly AppMode[];
   /** Its config section `channels.<name>` (schema, environment variables, secrets); absent for a channel with no settings. */
   readonly configSection?: ChannelConfigSection;
+  /** Its lines in `npm run doctor`, and whether the config turns it on. */
+  readonly doctor?: ChannelDoctor;
   traits(config: Config): ChannelTraits;
   /** Builds the channel from the context, or says why it is off. */
   wire(context: ChannelContext): Promise<WiredChannel>;

@@ -55,7 +55,7 @@ describe('npm run doctor (compiled)', () => {
     ]);
     expect(result.stdout).toContain('– telegram  off: TELEGRAM_BOT_TOKEN is not set');
     expect(result.stdout).toContain('– webhook   POST /v1/messages off: WEBHOOK_SECRET is not set');
-    expect(result.stdout).toContain('✓ tools     terminal, cron (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
+    expect(result.stdout).toContain('✓ tools     cli, schedules (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
     expect(result.stdout).toContain('1 problem marked ✗');
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at /);
     expect(result.stderr).toBe('');
@@ -80,7 +80,7 @@ describe('npm run doctor (compiled)', () => {
     expect(result.stdout).toContain(`✓ model     openai:scripted-model: reachable at 127.0.0.1:${model.port}`);
     expect(result.stdout).toContain('✓ telegram  @TestNameBot (polling via');
     expect(result.stdout).toContain('✓ webhook   POST /v1/messages on');
-    expect(result.stdout).toContain('✓ tools     telegram, webhook, terminal, cron (messaging)');
+    expect(result.stdout).toContain('✓ tools     telegram, webhook, cli, schedules (messaging)');
     expect(result.stdout).toContain('Everything needed is in place.');
     expect(model.requests.some((request) => request.path === '/v1/models' && request.headers.authorization === `Bearer ${modelKey}`)).toBe(true);
     for (const secret of secrets) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);

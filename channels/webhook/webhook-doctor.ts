@@ -1,10 +1,16 @@
 import { createServer } from 'node:net';
-import { telegramConfig } from '../../../channels/telegram/telegram-config.js';
-import { type WebhookConfig, webhookConfig } from '../../../channels/webhook/webhook-config.js';
-import type { Config } from '../../config/config-schema.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
+import type { ChannelDoctor } from '../../src/doctor/channel-doctor.js';
+import { type DoctorLine, doctorLine } from '../../src/doctor/doctor-line.js';
+import { type WebhookConfig as WebhookSettings, webhookConfig } from './webhook-config.js';
 
-type WebhookSettings = WebhookConfig;
+/** The webhook channel's doctor lines: signed messages on or off, the gateway's address, and whether it is exposed. */
+export const webhookDoctor: ChannelDoctor = {
+  isConfigured: (config) => webhookConfig.read(config).secret !== undefined,
+  async check({ config, publicRoutes }) {
+    const settings = webhookConfig.read(config);
+    return [...(await checkWebhook(settings)), ...[describeGatewayExposure(settings, publicRoutes)].filter((line) => line !== undefined)];
+  },
+};
 
 /** The gateway lines: whether signed messages are accepted, and whether host:port can be bound. */
 export async function checkWebhook(settings: WebhookSettings): Promise<DoctorLine[]> {
@@ -22,12 +28,9 @@ export function describeWebhookMessages(settings: WebhookSettings): DoctorLine {
  * proxy) also serves /metrics and /healthz: without WEBHOOK_METRICS_TOKEN they tell anyone about the
  * channels (and the WeChat account name). Pure.
  */
-export function describeGatewayExposure(config: Config): DoctorLine | undefined {
-  const settings = webhookConfig.read(config);
-  const telegram = telegramConfig.read(config);
+export function describeGatewayExposure(settings: WebhookSettings, publicRoutes: boolean): DoctorLine | undefined {
   const loopback = ['127.0.0.1', 'localhost', '::1'].includes(settings.host);
-  const telegramWebhook = telegram.token !== undefined && telegram.mode === 'webhook';
-  if ((loopback && !telegramWebhook) || settings.metricsToken !== undefined) return undefined;
+  if ((loopback && !publicRoutes) || settings.metricsToken !== undefined) return undefined;
   return doctorLine('warn', 'webhook', 'the gateway is reachable from outside: set WEBHOOK_METRICS_TOKEN so /metrics and the detailed /healthz need a bearer token, and proxy only the paths you publish');
 }
 

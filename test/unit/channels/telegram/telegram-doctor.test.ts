@@ -1,7 +1,7 @@
 import { telegramConfig } from '../../../../channels/telegram/telegram-config.js';
 import { describe, expect, it } from 'vitest';
-import { describeTelegramToken, telegramSettingsProblem, telegramWarnings } from '../../../../src/app/doctor/check-telegram.js';
-import { configWith } from './doctor-fixtures.js';
+import { describeTelegramToken, telegramSettingsProblem, telegramWarnings } from '../../../../channels/telegram/telegram-doctor.js';
+import { configWith } from '../../../fakes/config-with.js';
 
 const token = '123456789:AAHsecretsecretsecretsecret';
 const settings = (telegram: Record<string, unknown> = {}) => telegramConfig.read(configWith({ channels: { telegram: { token, ...telegram } } }));

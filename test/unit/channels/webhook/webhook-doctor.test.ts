@@ -1,8 +1,8 @@
 import { webhookConfig } from '../../../../channels/webhook/webhook-config.js';
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { checkWebhook, describeListen, describeWebhookMessages, probeListen } from '../../../../src/app/doctor/check-webhook.js';
-import { configWith } from './doctor-fixtures.js';
+import { checkWebhook, describeListen, describeWebhookMessages, probeListen } from '../../../../channels/webhook/webhook-doctor.js';
+import { configWith } from '../../../fakes/config-with.js';
 
 const settings = (webhook: Record<string, unknown> = {}) => webhookConfig.read(configWith({ channels: { webhook } }));
 

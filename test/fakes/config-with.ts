@@ -1,5 +1,5 @@
-import { channelConfigSections } from '../../../../src/app/builtin-channels.js';
-import { type Config, createConfigSchema } from '../../../../src/config/config-schema.js';
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
+import { type Config, createConfigSchema } from '../../src/config/config-schema.js';
 
 const configSchema = createConfigSchema(channelConfigSections());
 

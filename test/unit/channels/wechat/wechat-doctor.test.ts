@@ -1,8 +1,8 @@
 import { wechatConfig } from '../../../../channels/wechat/wechat-config.js';
 import { describe, expect, it } from 'vitest';
 import { checkWechatPuppet, needsPuppetToken } from '../../../../channels/wechat/check-wechat-puppet.js';
-import { checkWechat, describeWechatPuppet, wechatWarnings } from '../../../../src/app/doctor/check-wechat.js';
-import { configWith } from './doctor-fixtures.js';
+import { checkWechat, describeWechatPuppet, wechatWarnings } from '../../../../channels/wechat/wechat-doctor.js';
+import { configWith } from '../../../fakes/config-with.js';
 
 const settings = (wechat: Record<string, unknown> = {}) => wechatConfig.read(configWith({ channels: { wechat: { enabled: true, ...wechat } } }));
 const missing = (specifier: string): string => {
