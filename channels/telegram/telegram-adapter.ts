@@ -1,7 +1,9 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { WiredChannel } from '../../src/app/channel-context.js';
+import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
 import { telegramConfig } from './telegram-config.js';
 import { telegramDoctor } from './telegram-doctor.js';
+import { telegramStrings } from './telegram-strings.js';
 import { describeTelegramSettings, telegramSettingsProblem } from './telegram-settings.js';
 
 /** Telegram: on when a bot token is set; telegraf and the channel are loaded only then. Cards carry buttons. */
@@ -37,7 +39,7 @@ export const telegramAdapter: ChannelAdapter = {
       streaming: telegram.streaming,
       limits: telegram.limits,
       albumWindowMs: telegram.albumWindowMs,
-      messages: context.messagesFor(context.channelName),
+      messages: withChannelStrings(context.messagesFor(context.channelName), telegramStrings),
       logger: context.logger,
       store: context.store,
       leadership: context.instance.mode === 'cluster' ? context.instance.leadership : undefined,

@@ -1,8 +1,10 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { WechatChannelOptions } from './wechat-channel.js';
+import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
 import { wechatConfig } from './wechat-config.js';
 import { wechatDoctor } from './wechat-doctor.js';
+import { wechatStrings } from './wechat-strings.js';
 
 /** Seams a test may set (a mock puppet, no pacing); config cannot set them. */
 export type WechatAdapterOverrides = Pick<WechatChannelOptions, 'puppet' | 'sendIntervalMs' | 'sendJitterMs' | 'reconnectDelayMs' | 'printQrCode'>;
@@ -43,7 +45,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
         name: context.channelName,
         settings,
         dataDir: config.storage.dataDir,
-        messages: context.messagesFor(context.channelName),
+        messages: withChannelStrings(context.messagesFor(context.channelName), wechatStrings),
         logger: logger.child({ component: 'wechat' }),
         seenMessages: context.store.namespace<DedupeRow>('wechat-messages'),
         timezone: config.agent.timezone,

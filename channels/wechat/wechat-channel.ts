@@ -6,7 +6,7 @@ import type { WechatConfig } from './wechat-config.js';
 import { describeError } from '../../src/errors/echo-error.js';
 import { createDedupe, type DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { WechatMessages } from './wechat-strings.js';
 import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
@@ -32,7 +32,7 @@ export type WechatChannelOptions = {
   readonly settings: WechatSettings;
   /** Folder of the login memory card (`wechat.memory-card.json`), kept across restarts. */
   readonly dataDir: string;
-  readonly messages: Messages;
+  readonly messages: WechatMessages;
   readonly logger: Logger;
   /** Store namespace of seen message ids (`wechat-messages`). */
   readonly seenMessages: KeyValueNamespace<DedupeRow>;
