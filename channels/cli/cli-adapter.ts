@@ -10,6 +10,7 @@ export const cliAdapter: ChannelAdapter = {
   traits: (config) => ({
     locale: config.agent.locale,
     streams: false,
+    limits: { proactiveSend: 'any-time' },
     // The one person at the terminal asks and decides; cards are answered with 1, 2 or 3.
     approvals: { style: 'numbered', approvers: ['local'], reachesApproversByUserId: false },
   }),

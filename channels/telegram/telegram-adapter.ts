@@ -1,6 +1,8 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { WiredChannel } from '../../src/app/channel-context.js';
 import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
+import { telegramDownloadLimitBytes } from './media-download.js';
+import { telegramMessageLimit } from './render-telegram-html.js';
 import { telegramConfig } from './telegram-config.js';
 import { telegramDoctor } from './telegram-doctor.js';
 import { telegramStrings } from './telegram-strings.js';
@@ -18,6 +20,9 @@ export const telegramAdapter: ChannelAdapter = {
     approvals: { style: 'buttons', approvers: telegramConfig.read(config).approvers, reachesApproversByUserId: true },
     tools: telegramConfig.read(config).tools,
     publicRoutes: telegramConfig.read(config).token !== undefined && telegramConfig.read(config).mode === 'webhook',
+    limits: { messageChars: telegramMessageLimit, downloadBytes: telegramDownloadLimitBytes, proactiveSend: 'any-time' },
+    // Two pollers of one token get 409 from Telegram: one instance polls, any instance sends.
+    cluster: { leaderRole: 'poller', handsOffSends: false },
   }),
   async wire(context) {
     const telegram = telegramConfig.read(context.config);

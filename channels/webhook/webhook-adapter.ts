@@ -10,7 +10,8 @@ export const webhookAdapter: ChannelAdapter = {
   configSection: webhookConfig,
   doctor: webhookDoctor,
   // No approvals surface: nobody presses buttons on an HTTP caller's behalf.
-  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: webhookConfig.read(config).tools }),
+  // A caller is answered on its request or its callback URL; nobody is written to unasked.
+  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: webhookConfig.read(config).tools, limits: { proactiveSend: 'never' } }),
   async wire(context) {
     const settings = webhookConfig.read(context.config);
     const channel = createWebhookChannel({

@@ -21,6 +21,9 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
       streams: false,
       approvals: { style: 'numbered', approvers: wechatConfig.read(config).approvers, reachesApproversByUserId: true },
       tools: wechatConfig.read(config).tools,
+      limits: { messageChars: wechatConfig.read(config).splitAt, proactiveSend: 'any-time' },
+      // One login per account: the instance holding it sends for every other.
+      cluster: { leaderRole: 'login', handsOffSends: true },
     }),
     async wire(context) {
       const { config, logger } = context;

@@ -1,6 +1,7 @@
 import type { ChannelConfigSection } from '../config/channel-config-section.js';
 import type { Config } from '../config/config-schema.js';
 import type { ChannelDoctor } from '../doctor/channel-doctor.js';
+import type { ChannelClusterNeeds, ChannelLimits } from '../events/channel-limits.js';
 import type { Locale } from '../i18n/messages.js';
 import type { ToolSelection } from '../config/config-schema.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
@@ -29,6 +30,10 @@ export type ChannelTraits = {
   readonly tools?: Partial<ToolSelection>;
   /** It serves routes its platform reaches from outside (a webhook mode): the HTTP gateway is then public. */
   readonly publicRoutes?: boolean;
+  /** Its platform's limits: message length, download size, when the bot may write first (absent: none beyond `media`, any time). */
+  readonly limits?: ChannelLimits;
+  /** What it needs in cluster mode, when it needs anything (a leader role, sends handed to the holder). */
+  readonly cluster?: ChannelClusterNeeds;
 };
 
 /** A channel as the composition root sees it: a name, its traits, and how to build it. One per channel folder. */

@@ -290,7 +290,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     return smart;
   }
 
-  const media = wireMedia({ config, logger, store, model, channels, audit: audit.record });
+  const media = wireMedia({ config, logger, store, model, channels, downloadLimitFor: (channel) => traits.get(channel)?.limits?.downloadBytes, audit: audit.record });
   const runtime = createAgentRuntime(
     {
       model: media.model,
