@@ -14,6 +14,7 @@ export const telegramAdapter: ChannelAdapter = {
   modes: ['server'],
   configSection: telegramConfig,
   doctor: telegramDoctor,
+  setupHint: 'set TELEGRAM_BOT_TOKEN (see README)',
   traits: (config) => ({
     locale: config.agent.locale,
     streams: telegramConfig.read(config).streaming,

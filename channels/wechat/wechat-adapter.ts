@@ -16,6 +16,7 @@ export function createWechatAdapter(overrides: WechatAdapterOverrides = {}): Cha
     modes: ['server'],
     configSection: wechatConfig,
     doctor: wechatDoctor,
+    setupHint: 'set WECHAT_ENABLED=true and scan the QR code',
     traits: (config) => ({
       locale: wechatConfig.read(config).locale,
       streams: false,

@@ -43,6 +43,8 @@ export type ChannelAdapter = {
   readonly modes: readonly AppMode[];
   /** Its config section `channels.<name>` (schema, environment variables, secrets); absent for a channel with no settings. */
   readonly configSection?: ChannelConfigSection;
+  /** How to turn it on, for the line `npm start` prints when no chat channel is on: `set TELEGRAM_BOT_TOKEN (see README)`. */
+  readonly setupHint?: string;
   /** Its lines in `npm run doctor`, and whether the config turns it on. */
   readonly doctor?: ChannelDoctor;
   traits(config: Config): ChannelTraits;

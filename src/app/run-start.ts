@@ -1,5 +1,7 @@
+import { builtinChannels } from './builtin-channels.js';
 import { createApp } from './create-app.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
+import { noChatChannelHint } from './no-chat-channel-hint.js';
 import { startUpFailure } from './start-up-failure.js';
 import type { ParsedArguments } from './parse-arguments.js';
 
@@ -25,7 +27,7 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
 
   for (const line of app.startupLines) process.stdout.write(`${line}\n`);
   if (app.chatChannels.length === 0) {
-    process.stdout.write('No chat channel is on: set TELEGRAM_BOT_TOKEN (see README), or talk to the agent in this terminal with npm run chat.\n');
+    process.stdout.write(`${noChatChannelHint(builtinChannels)}\n`);
   }
   await app.start();
   process.stdout.write('echo-agent is running. Press Ctrl+C to stop.\n');
