@@ -1,9 +1,8 @@
 import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
 import type { WiredChannel } from '../../src/app/channel-context.js';
 import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
-import { telegramDownloadLimitBytes } from './media-download.js';
-import { telegramMessageLimit } from './render-telegram-html.js';
 import { telegramConfig } from './telegram-config.js';
+import { telegramDownloadLimitBytes, telegramMessageLimit } from './telegram-limits.js';
 import { telegramDoctor } from './telegram-doctor.js';
 import { telegramStrings } from './telegram-strings.js';
 import { describeTelegramSettings, telegramSettingsProblem } from './telegram-settings.js';
