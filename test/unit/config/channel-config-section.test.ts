@@ -90,4 +90,17 @@ describe('a channel config section (channels.<name> contributed by the adapter)'
     const missing = channelConfigSections().flatMap((section) => Object.values(section.environment)).filter((variable) => !listed.has(variable));
     expect(missing).toEqual([]);
   });
+
+  it('config/.env.example lists no variable that nothing reads', () => {
+    const example = readFileSync(join(repositoryRoot, 'config', '.env.example'), 'utf8');
+    const defaultYaml = readFileSync(join(repositoryRoot, 'config', 'default.yaml'), 'utf8');
+    const read = new Set([
+      ...[...defaultYaml.matchAll(/\$\{([A-Z][A-Z0-9_]*)/g)].map((match) => match[1]),
+      ...channelConfigSections().flatMap((section) => Object.values(section.environment)),
+      // The loader itself reads the overlay's name.
+      'ECHO_CONFIG',
+    ]);
+    const unread = [...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]).filter((variable) => !read.has(variable));
+    expect(unread).toEqual([]);
+  });
 });
