@@ -6,6 +6,7 @@ import type { Config } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
 import { checkDataFolder } from '../doctor/check-data-folder.js';
 import { describeBudgets } from '../doctor/describe-budgets.js';
+import { describeClusterRoles } from '../doctor/describe-cluster-roles.js';
 import { describeConfig } from '../doctor/describe-config.js';
 import { describeNodeVersion } from '../doctor/describe-node-version.js';
 import { describeToolSets, type ToolScope } from '../doctor/describe-tool-sets.js';
@@ -22,6 +23,7 @@ import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
 import { describeMcpServers } from './doctor/describe-mcp-servers.js';
 import { toolScopes } from './doctor/tool-scopes.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
+import { isClusterStore } from './open-event-bus.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { probeMcpServers } from './probe-mcp-servers.js';
 
@@ -65,6 +67,7 @@ export async function runDoctor(parsed: ParsedArguments, adapters: readonly Chan
     ...(store === undefined ? [] : [store.line]),
     ...modelLines,
     ...channelLines.flat(),
+    ...(isClusterStore(config.storage.url) ? describeClusterRoles(configuredChannels(config, adapters)) : []),
     ...describeMcpServers(config, mcp),
     ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)], scopes),
     describeExecSandboxLine({ sandbox, execOffered: execOffered(config, scopes), probe }),
@@ -84,6 +87,11 @@ export async function runDoctor(parsed: ParsedArguments, adapters: readonly Chan
 function execOffered(config: Config, scopes: readonly ToolScope[]): boolean {
   const names = builtinTools.map((tool) => tool.name);
   return scopes.some((scope) => resolveToolSet({ global: config.tools, channel: scope.channel }, names).names.has('exec'));
+}
+
+/** The adapters the config turns on, with what they need in cluster mode. */
+function configuredChannels(config: Config, adapters: readonly ChannelAdapter[]) {
+  return adapters.filter((adapter) => adapter.doctor?.isConfigured(config) === true).map((adapter) => ({ name: adapter.name, cluster: adapter.traits(config).cluster }));
 }
 
 function write(lines: readonly DoctorLine[], options: { readonly json: boolean; readonly secrets: readonly string[]; readonly exitCode: number; readonly summary?: string }): void {
