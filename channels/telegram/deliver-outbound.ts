@@ -1,6 +1,6 @@
 import { assertNever } from '../../src/events/assert-never.js';
 import type { ActionAnswered, ApprovalRequested, ApprovalResolved, Delivery, OutboundEvent, QuestionAsked, ReplySent } from '../../src/events/outbound-event.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { TelegramMessages } from './telegram-strings.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import type { DraftStreams } from './draft-streams.js';
@@ -22,7 +22,7 @@ export type OutboundDeliveryOptions = {
   readonly drafts: DraftStreams;
   /** Card and question texts by `approval:<id>:<chatId>` / `question:<id>:<chatId>`, for the edit that settles them. */
   readonly sentTexts: KeyValueNamespace<string>;
-  readonly text: Messages;
+  readonly text: TelegramMessages;
   readonly timezone: string;
   readonly streaming: boolean;
   readonly logger: Logger;

@@ -1,7 +1,7 @@
 import type { Dedupe } from '../../src/dedupe/create-dedupe.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { Emit } from '../../src/events/channel.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { TelegramMessages } from './telegram-strings.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import { createAlbumCollector } from './album-collector.js';
 import { escapeHtml } from './escape-html.js';
@@ -33,7 +33,7 @@ export type DispatchOptions = {
   readonly strangers: StrangerNotices;
   readonly sender: TelegramSender;
   readonly transport: TelegramTransport;
-  readonly text: Messages;
+  readonly text: TelegramMessages;
   readonly logger: Logger;
   readonly rememberQuestionPress: (acknowledgementId: string, press: PressedQuestion) => void;
   readonly now?: () => Date;

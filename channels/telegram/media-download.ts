@@ -9,8 +9,7 @@ import { pipeline } from 'node:stream/promises';
 import type { MediaDestination, MediaDownloadResult } from '../../src/events/media-download-result.js';
 import type { TelegramTransport } from './telegram-transport.js';
 
-/** The largest file the Bot API lets a bot download (getFile refuses bigger ones). */
-export const telegramDownloadLimitBytes = 20 * 1024 * 1024;
+export { telegramDownloadLimitBytes } from './telegram-limits.js';
 
 /**
  * Downloads files by id (getFile, then the file URL), streamed to disk chunk by chunk (never held whole in

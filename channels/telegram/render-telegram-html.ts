@@ -3,9 +3,9 @@ import { parseMarkdown } from '../../src/markdown/parse-markdown.js';
 import { type MarkdownStyle, renderMarkdown } from '../../src/markdown/render-markdown.js';
 import { splitMarkdown } from '../../src/markdown/split-markdown.js';
 import { escapeAttribute, escapeHtml } from './escape-html.js';
+import { telegramMessageLimit } from './telegram-limits.js';
 
-/** The longest text Telegram accepts in one message. */
-export const telegramMessageLimit = 4096;
+export { telegramMessageLimit } from './telegram-limits.js';
 
 const safeLink = /^(?:https?:\/\/|tg:\/\/|mailto:)/i;
 

@@ -1,6 +1,6 @@
 import type { ApprovalCard, ApprovalChoice } from '../../src/events/approval-card.js';
 import { formatClock } from '../../src/i18n/format-clock.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { TelegramMessages } from './telegram-strings.js';
 import { encodeCallbackData } from './callback-data.js';
 import { escapeHtml } from './escape-html.js';
 import { markdownToTelegramMessages, telegramMessageLimit } from './render-telegram-html.js';
@@ -25,7 +25,7 @@ export function renderReply(markdown: string): string[] {
 }
 
 /** An approval card: what, exact arguments, risk, requester, expiry, the labelled explanation, and its buttons. Pure. */
-export function renderApprovalCard(card: ApprovalCard, messages: Messages, timezone: string): RenderedMessage {
+export function renderApprovalCard(card: ApprovalCard, messages: TelegramMessages, timezone: string): RenderedMessage {
   const head = [
     `🔐 <b>${escapeHtml(messages.approvalTitle)}</b> · ${escapeHtml(messages.approvalId)} <code>${escapeHtml(card.approvalId)}</code>`,
     `<b>${escapeHtml(messages.approvalWhat)}:</b> <code>${escapeHtml(card.toolName)}</code> — ${escapeHtml(cut(card.summary, 1000))}`,
@@ -43,7 +43,7 @@ export function renderApprovalCard(card: ApprovalCard, messages: Messages, timez
 }
 
 /** The buttons of an approval card: Approve and Always (when offered) on top, session, then Deny. Pure. */
-export function approvalKeyboard(approvalId: string, choices: readonly ApprovalChoice[], messages: Messages, labels: ApprovalCard['choiceLabels'] = {}): InlineKeyboard {
+export function approvalKeyboard(approvalId: string, choices: readonly ApprovalChoice[], messages: TelegramMessages, labels: ApprovalCard['choiceLabels'] = {}): InlineKeyboard {
   const button = (choice: ApprovalChoice, label: string): InlineButton => ({ text: labels[choice] ?? label, callback_data: encodeCallbackData({ kind: 'approval', approvalId, choice }) });
   const rows: InlineButton[][] = [
     [button('once', `✅ ${messages.approveOnce}`), ...(choices.includes('always') ? [button('always', messages.approveAlways)] : [])],

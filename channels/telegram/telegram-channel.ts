@@ -1,7 +1,7 @@
 import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { HttpRoute } from '../../src/gateway/http-route.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { TelegramMessages } from './telegram-strings.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
 import { createDedupe, type DedupeRow } from '../../src/dedupe/create-dedupe.js';
@@ -37,7 +37,7 @@ export type TelegramChannelOptions = {
   readonly groups: readonly string[];
   readonly sessionPerUser: boolean;
   readonly streaming: boolean;
-  readonly messages: Messages;
+  readonly messages: TelegramMessages;
   readonly logger: Logger;
   readonly store: Store;
   /** IANA zone for times on cards. */
@@ -62,7 +62,7 @@ export type TelegramChannel = Channel & {
   readonly webhookRoute?: HttpRoute;
 };
 
-type Command = keyof Messages['telegramCommands'];
+type Command = keyof TelegramMessages['telegramCommands'];
 const commands: readonly Command[] = ['start', 'help', 'new', 'approvals', 'approve', 'deny', 'cancel', 'usage', 'budget'];
 
 /** Creates the Telegram channel: polling (default) or webhook, inline-button approvals, a transport that holds under load. */

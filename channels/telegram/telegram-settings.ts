@@ -1,6 +1,4 @@
-import type { Config } from '../../src/config/config-schema.js';
-
-type TelegramSettings = Config['channels']['telegram'];
+import type { TelegramConfig as TelegramSettings } from './telegram-config.js';
 
 /** The shape of a bot token from @BotFather (`123456789:AA...`). */
 const tokenPattern = /^\d+:[A-Za-z0-9_-]{20,}$/;

@@ -17,7 +17,7 @@ export function requestToEvent(request: MessageRequest, options: { readonly chan
   const senderId = request.senderId ?? defaultWebhookSenderId;
   return {
     type: 'message-received',
-    ...createEnvelope({ id: options.runId, channel: options.channel, chatId: request.chatId, sessionKey: createSessionKey({ channel: options.channel, chatId: request.chatId }), origin: 'webhook', now: options.now }),
+    ...createEnvelope({ id: options.runId, channel: options.channel, chatId: request.chatId, sessionKey: createSessionKey({ channel: options.channel, chatId: request.chatId }), origin: 'system', now: options.now }),
     sender: { id: senderId, displayName: `webhook ${senderId}` },
     text: request.text,
     media: [],

@@ -1,15 +1,20 @@
 import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import { messagePath } from './message-route.js';
 import { createWebhookChannel, describeMessages } from './webhook-channel.js';
+import { webhookConfig } from './webhook-config.js';
+import { webhookDoctor } from './webhook-doctor.js';
 
 /** Signed POST /v1/messages on the gateway, with WEBHOOK_SECRET; answers by `?wait=true` or callback. */
 export const webhookAdapter: ChannelAdapter = {
-  name: 'webhook',
+  name: webhookConfig.name,
   modes: ['server'],
+  configSection: webhookConfig,
+  doctor: webhookDoctor,
   // No approvals surface: nobody presses buttons on an HTTP caller's behalf.
-  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: config.channels.webhook.tools }),
+  // A caller is answered on its request or its callback URL; nobody is written to unasked.
+  traits: (config) => ({ locale: config.agent.locale, streams: false, tools: webhookConfig.read(config).tools, limits: { proactiveSend: 'never' } }),
   async wire(context) {
-    const settings = context.config.channels.webhook;
+    const settings = webhookConfig.read(context.config);
     if (settings.secret === undefined || settings.secret === '') return { on: false, name: context.channelName, reason: `${messagePath} is not served: WEBHOOK_SECRET is not set` };
     const channel = createWebhookChannel({
       name: context.channelName,

@@ -1,13 +1,13 @@
 import type { ApprovalCard } from '../../src/events/approval-card.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { OutboundEvent } from '../../src/events/outbound-event.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { WechatMessages } from './wechat-strings.js';
 import { markdownToPlainMessages, markdownToPlainText } from '../../src/markdown/render-plain-text.js';
 import { splitText } from '../../src/markdown/split-text.js';
 
 /** What rendering needs: the chat's language, the longest single message, and the zone for times. */
 export type WechatRenderOptions = {
-  readonly messages: Messages;
+  readonly messages: WechatMessages;
   readonly splitAt: number;
   /** IANA zone the card's expiry is shown in; default UTC. */
   readonly timezone?: string;
@@ -16,7 +16,7 @@ export type WechatRenderOptions = {
 };
 
 /** An approval card as WeChat text: what, arguments, who, risk, the labelled explanation, expiry, and the numbered reply. Pure. */
-export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'UTC'): string {
+export function renderCard(card: ApprovalCard, messages: WechatMessages, timezone = 'UTC'): string {
   return [
     `【${messages.approvalTitle}】${messages.approvalId} ${card.approvalId}`,
     messages.wechatField(messages.approvalWhat, card.summary),
@@ -32,7 +32,7 @@ export function renderCard(card: ApprovalCard, messages: Messages, timezone = 'U
 }
 
 /** How to answer the card by number: its own labels when it has them (a budget card), else approve, always, deny. Pure. */
-function replyHint(card: ApprovalCard, messages: Messages): string {
+function replyHint(card: ApprovalCard, messages: WechatMessages): string {
   const labels = card.choiceLabels;
   if (labels?.once !== undefined && labels.deny !== undefined) return messages.budget.labelledReplyHint(card.approvalId, labels.once, labels.deny);
   return card.choices.includes('always') ? messages.numberedReplyHint(card.approvalId) : messages.wechatNoAlwaysHint(card.approvalId);

@@ -2,11 +2,11 @@ import { resolve } from 'node:path';
 import type { Message, Wechaty } from 'wechaty';
 import type { HandOff } from '../../src/cluster/hand-off.js';
 import type { Leadership, LeadershipPort } from '../../src/cluster/leadership.js';
-import type { Config } from '../../src/config/config-schema.js';
+import type { WechatConfig } from './wechat-config.js';
 import { describeError } from '../../src/errors/echo-error.js';
 import { createDedupe, type DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
-import type { Messages } from '../../src/i18n/messages.js';
+import type { WechatMessages } from './wechat-strings.js';
 import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
@@ -23,7 +23,7 @@ import { saveFileBox } from './save-file-box.js';
 import { toEvent } from './to-event.js';
 
 /** The `channels.wechat` section of the config. */
-export type WechatSettings = Config['channels']['wechat'];
+export type WechatSettings = WechatConfig;
 
 /** What the WeChat channel is built from. */
 export type WechatChannelOptions = {
@@ -32,7 +32,7 @@ export type WechatChannelOptions = {
   readonly settings: WechatSettings;
   /** Folder of the login memory card (`wechat.memory-card.json`), kept across restarts. */
   readonly dataDir: string;
-  readonly messages: Messages;
+  readonly messages: WechatMessages;
   readonly logger: Logger;
   /** Store namespace of seen message ids (`wechat-messages`). */
   readonly seenMessages: KeyValueNamespace<DedupeRow>;

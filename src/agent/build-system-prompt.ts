@@ -5,7 +5,7 @@ export type SystemPromptFacts = {
   readonly timezone: string;
   readonly channel: string;
   readonly userName: string;
-  readonly origin: 'user' | 'schedule' | 'webhook';
+  readonly origin: 'user' | 'schedule' | 'system';
   readonly isGroup?: boolean;
 };
 
@@ -31,7 +31,7 @@ export function buildSystemPrompt(facts: SystemPromptFacts): string {
     `Channel: ${facts.channel}${facts.isGroup ? ' (group chat)' : ''}. User: ${facts.userName}.`,
   ];
   if (facts.origin === 'schedule') lines.push('This turn was started by a scheduled task, not by a person typing: do the task and report the result.');
-  if (facts.origin === 'webhook') lines.push('This turn was started by another system through the webhook API.');
+  if (facts.origin === 'system') lines.push('This turn was started by another system through the HTTP API.');
   lines.push('Tool calls are proposals: some need a person to approve them first. If a tool result says it is waiting for approval, tell the user briefly and stop.');
   return lines.join('\n');
 }

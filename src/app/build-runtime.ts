@@ -70,7 +70,7 @@ export async function buildRuntime(input: {
     timeoutMs: config.approvals.timeoutMinutes * 60_000,
     now,
   });
-  const media = wireMedia({ config, logger, store, model, channels: input.channels, audit: audit.record });
+  const media = wireMedia({ config, logger, store, model, channels: input.channels, downloadLimitFor: (channel) => input.traits.get(channel)?.limits?.downloadBytes, audit: audit.record });
   const declared = [...input.traits];
   const settings: TurnSettings = {
     systemPrompt: config.agent.systemPrompt,

@@ -17,7 +17,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import { schedulerSourceName } from '../scheduler/create-scheduler.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { builtinChannels } from './builtin-channels.js';
+import { builtinChannels, channelConfigSections } from './builtin-channels.js';
 import { buildRuntime } from './build-runtime.js';
 import { buildToolSet } from './build-tool-set.js';
 import { assertDistinctChannelNames } from './check-channel-names.js';
@@ -104,7 +104,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const lifecycle = createLifecycle({ logger });
   let requeue = () => {};
   return lifecycle.guard(async () => {
-    const infrastructure = await openInfrastructure({ config, logger, now, lifecycle, messagesFor, requeued: () => requeue() });
+    const infrastructure = await openInfrastructure({ config, logger, now, lifecycle, channelSections: channelConfigSections(allAdapters), messagesFor, requeued: () => requeue() });
     const toolSet = await buildToolSet({ config, logger, store: infrastructure.store, audit: infrastructure.audit, workspaceDir, traits, activeSurfaces: table.surfaces, lifecycle, sandboxSources: options.sandboxSources, extraTools: options.extraTools });
     if (!toolSet.ok) return toolSet;
     const tools = toolSet.tools;

@@ -4,6 +4,7 @@ import { createResumeRequests, type ResumeRequests } from '../agent/resume-reque
 import { createParkedResumptions } from '../approvals/parked-resumptions.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
+import type { ChannelConfigSection } from '../config/channel-config-section.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import type { Config } from '../config/config-schema.js';
 import { createId } from '../events/create-id.js';
@@ -49,6 +50,8 @@ export async function openInfrastructure(input: {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly lifecycle: Lifecycle;
+  /** The channels' config sections: their declared secrets are masked in the audit log too. */
+  readonly channelSections: readonly ChannelConfigSection[];
   readonly messagesFor: (channel: string) => Messages;
   /** A parked turn was put back: queue it again (the journal's redrive and the resumption sweep). */
   readonly requeued: () => void;
@@ -63,7 +66,7 @@ export async function openInfrastructure(input: {
   lifecycle.defer('the store', () => store.close());
   const telemetry = createTelemetry();
   const instanceId = `${hostname()}-${process.pid}-${createId().slice(0, 8)}`;
-  const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config) });
+  const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config, input.channelSections) });
   lifecycle.defer('the audit log', () => fileAudit.flush());
   const audit: AppAudit = {
     ...fileAudit,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { configSchema } from '../config/config-schema.js';
+import type { ChannelConfigSection } from '../config/channel-config-section.js';
+import { createConfigSchema } from '../config/config-schema.js';
 
 type JsonSchema = {
   readonly type?: string | readonly string[];
@@ -64,14 +65,17 @@ function collectRows(schema: JsonSchema, path: string, variables: ReadonlyMap<st
   });
 }
 
-/** The configuration reference in Markdown, generated from the zod schema and config/default.yaml. */
-export function renderConfigReference(defaultYaml: unknown): string {
-  const schema = z.toJSONSchema(configSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
+/** The configuration reference in Markdown, generated from the zod schema, config/default.yaml and the channels' sections. */
+export function renderConfigReference(defaultYaml: unknown, channels: readonly ChannelConfigSection[]): string {
+  const schema = z.toJSONSchema(createConfigSchema(channels), { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   const variables = variablesByPath(defaultYaml);
+  for (const section of channels) {
+    for (const [key, variable] of Object.entries(section.environment)) variables.set(`channels.${section.name}.${key}`, variable);
+  }
   const lines = [
     '# Configuration reference',
     '',
-    '<!-- Generated from src/config/config-schema.ts by `npm run docs:config`. Do not edit by hand; CI checks it is current. -->',
+    '<!-- Generated from src/config/config-schema.ts and each channel\'s channels/<name>/<name>-config.ts by `npm run docs:config`. Do not edit by hand; CI checks it is current. -->',
     '',
     '`npm start` reads `config/default.yaml`, then `config/local.yaml` (or the file given by `--config FILE` / `ECHO_CONFIG`) merged over it.',
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the ${VAR} syntax is the text being documented.

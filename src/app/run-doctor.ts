@@ -2,25 +2,29 @@ import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { builtinTools } from '../../tools/index.js';
 import { collectSecrets } from '../config/collect-secrets.js';
+import type { Config } from '../config/config-schema.js';
 import { loadConfig } from '../config/load-config.js';
+import { checkDataFolder } from '../doctor/check-data-folder.js';
+import { checkGateway } from '../doctor/check-gateway.js';
+import { describeBudgets } from '../doctor/describe-budgets.js';
+import { describeClusterRoles } from '../doctor/describe-cluster-roles.js';
+import { describeConfig } from '../doctor/describe-config.js';
+import { describeNodeVersion } from '../doctor/describe-node-version.js';
+import { describeToolSets, type ToolScope } from '../doctor/describe-tool-sets.js';
+import type { DoctorLine } from '../doctor/doctor-line.js';
+import { doctorExitCode, formatDoctorReport } from '../doctor/format-doctor-report.js';
+import { probeBubblewrap } from '../doctor/probe-bubblewrap.js';
 import { maskSecretText } from '../logging/mask-secrets.js';
-import { checkDataFolder } from './doctor/check-data-folder.js';
+import { resolveToolSet } from '../policy/resolve-tool-set.js';
+import { builtinChannels, channelConfigSections } from './builtin-channels.js';
+import type { ChannelAdapter } from '../channel/channel-adapter.js';
 import { checkModelEndpoints } from './doctor/check-model-endpoints.js';
 import { checkStore } from './doctor/check-store.js';
-import { checkTelegram } from './doctor/check-telegram.js';
-import { checkWebhook, describeGatewayExposure } from './doctor/check-webhook.js';
-import { checkWechat } from './doctor/check-wechat.js';
-import { describeBudgets } from './doctor/describe-budgets.js';
-import { describeConfig } from './doctor/describe-config.js';
 import { describeExecSandboxLine } from './doctor/describe-exec-sandbox.js';
-import { probeBubblewrap } from './doctor/probe-bubblewrap.js';
 import { describeMcpServers } from './doctor/describe-mcp-servers.js';
-import { describeNodeVersion } from './doctor/describe-node-version.js';
-import { describeToolSets } from './doctor/describe-tool-sets.js';
+import { toolScopes } from './doctor/tool-scopes.js';
 import { execSandboxFor } from './exec-sandbox-for.js';
-import { resolveToolSet } from '../policy/resolve-tool-set.js';
-import type { DoctorLine } from './doctor/doctor-line.js';
-import { doctorExitCode, formatDoctorReport } from './doctor/format-doctor-report.js';
+import { isClusterStore } from './open-event-bus.js';
 import type { ParsedArguments } from './parse-arguments.js';
 import { probeMcpServers } from './probe-mcp-servers.js';
 
@@ -29,14 +33,15 @@ const checkTimeoutMs = 3000;
 
 /**
  * `npm run doctor [-- --json]`: one line per check (config, data folder, store, model endpoints,
- * channels, tool sets), ✓ fine, ✗ wrong, ! worth a look, – off. Exits 1 when a line is ✗, 2 when the
+ * each channel's own lines, tool sets), ✓ fine, ✗ wrong, ! worth a look, – off. Exits 1 when a line is ✗, 2 when the
  * config is not valid. No secret is ever printed: lines name variables, never values, and the
  * output is scrubbed of every configured secret besides.
  */
-export async function runDoctor(parsed: ParsedArguments): Promise<number> {
+export async function runDoctor(parsed: ParsedArguments, adapters: readonly ChannelAdapter[] = builtinChannels): Promise<number> {
   const root = resolve(process.cwd());
   const json = parsed.flags.has('json');
-  const loaded = loadConfig({ root, configFile: parsed.configFile });
+  const sections = channelConfigSections(adapters);
+  const loaded = loadConfig({ root, configFile: parsed.configFile, channels: sections });
   const configLines = describeConfig(loaded, { root, dotenvFound: existsSync(join(root, '.env')) });
   const nodeLine = describeNodeVersion(process.version);
   if (!loaded.ok) {
@@ -47,32 +52,32 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
   const { config } = loaded;
   const sandbox = execSandboxFor(config, { root: loaded.root, loadedFiles: loaded.loadedFiles });
   const dataLine = await checkDataFolder(config.storage.dataDir);
-  const [store, modelLines, telegramLines, wechatLines, webhookLines, mcp] = await Promise.all([
+  const publicRoutes = adapters.some((adapter) => adapter.traits(config).publicRoutes === true);
+  const [store, modelLines, gatewayLines, channelLines, mcp] = await Promise.all([
     dataLine.status === 'fail' && !config.storage.url ? undefined : checkStore({ url: config.storage.url, dataDir: config.storage.dataDir, timeoutMs: checkTimeoutMs }),
     checkModelEndpoints(config.model, checkTimeoutMs),
-    checkTelegram(config.channels.telegram, checkTimeoutMs),
-    checkWechat(config.channels.wechat),
-    checkWebhook({ ...config.channels.webhook, ...config.gateway }),
+    checkGateway(config.gateway, publicRoutes),
+    Promise.all(adapters.map((adapter) => adapter.doctor?.check({ config, channelName: adapter.name, timeoutMs: checkTimeoutMs, publicRoutes }) ?? [])),
     probeMcpServers(config, sandbox),
   ]);
   const probe = sandbox.mode === 'bwrap' && sandbox.bwrapPath !== undefined ? await probeBubblewrap({ bwrapPath: sandbox.bwrapPath, timeoutMs: checkTimeoutMs }) : undefined;
+  const scopes = toolScopes(config, adapters);
   const lines = [
     nodeLine,
     ...configLines,
     dataLine,
     ...(store === undefined ? [] : [store.line]),
     ...modelLines,
-    ...telegramLines,
-    ...wechatLines,
-    ...webhookLines,
-    ...[describeGatewayExposure(config)].filter((line) => line !== undefined),
+    ...gatewayLines,
+    ...channelLines.flat(),
+    ...(isClusterStore(config.storage.url) ? describeClusterRoles(configuredChannels(config, adapters)) : []),
     ...describeMcpServers(config, mcp),
-    ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)]),
-    describeExecSandboxLine({ sandbox, execOffered: execOffered(config), probe }),
+    ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)], scopes),
+    describeExecSandboxLine({ sandbox, execOffered: execOffered(config, scopes), probe }),
     ...describeBudgets(config),
   ];
   const exitCode = doctorExitCode(lines);
-  write(lines, { json, secrets: collectSecrets(config), exitCode });
+  write(lines, { json, secrets: collectSecrets(config, sections), exitCode });
   if (store?.abandoned) {
     // A Redis client that never connected keeps retrying and would hold the process open forever;
     // the report is written, so end it. Unref'd: it fires only if something is still holding on.
@@ -81,11 +86,15 @@ export async function runDoctor(parsed: ParsedArguments): Promise<number> {
   return exitCode;
 }
 
-/** Whether any channel (or the terminal and schedules) offers the exec tool. */
-function execOffered(config: Parameters<typeof execSandboxFor>[0]): boolean {
+/** Whether any scope offers the exec tool. */
+function execOffered(config: Config, scopes: readonly ToolScope[]): boolean {
   const names = builtinTools.map((tool) => tool.name);
-  const { telegram, wechat, webhook } = config.channels;
-  return [undefined, telegram.tools, wechat.tools, webhook.tools].some((channel) => resolveToolSet({ global: config.tools, channel }, names).names.has('exec'));
+  return scopes.some((scope) => resolveToolSet({ global: config.tools, channel: scope.channel }, names).names.has('exec'));
+}
+
+/** The adapters the config turns on, with what they need in cluster mode. */
+function configuredChannels(config: Config, adapters: readonly ChannelAdapter[]) {
+  return adapters.filter((adapter) => adapter.doctor?.isConfigured(config) === true).map((adapter) => ({ name: adapter.name, cluster: adapter.traits(config).cluster }));
 }
 
 function write(lines: readonly DoctorLine[], options: { readonly json: boolean; readonly secrets: readonly string[]; readonly exitCode: number; readonly summary?: string }): void {

@@ -22,9 +22,6 @@ export type MediaWiring = {
   stop(): void;
 };
 
-/** The largest file the platforms' bot APIs let a bot download (Telegram's getFile). */
-const platformLimitBytes = 20 * 1024 * 1024;
-
 /** Builds attachment handling from `media` and `model.transcription`; files live in `<dataDir>/attachments`. */
 export function wireMedia(options: {
   readonly config: Config;
@@ -32,6 +29,8 @@ export function wireMedia(options: {
   readonly store: Store;
   readonly model: ModelPort;
   readonly channels: ReadonlyMap<string, Channel>;
+  /** The largest file a channel's platform lets a bot download, as its adapter declares (none: only `media` limits). */
+  readonly downloadLimitFor: (channel: string) => number | undefined;
   readonly audit: (entry: AuditEntry) => void;
 }): MediaWiring {
   const { config, logger } = options;
@@ -52,7 +51,7 @@ export function wireMedia(options: {
     visionNotices: options.store.namespace<boolean>('vision-notices'),
     visionNoticeTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000,
     audit: options.audit,
-    platformLimitBytes,
+    platformLimitFor: options.downloadLimitFor,
     logger,
   });
   let timer: NodeJS.Timeout | undefined;

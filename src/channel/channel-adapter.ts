@@ -1,4 +1,7 @@
+import type { ChannelConfigSection } from '../config/channel-config-section.js';
 import type { Config } from '../config/config-schema.js';
+import type { ChannelDoctor } from '../doctor/channel-doctor.js';
+import type { ChannelClusterNeeds, ChannelLimits } from '../events/channel-limits.js';
 import type { Locale } from '../i18n/messages.js';
 import type { ToolSelection } from '../config/config-schema.js';
 import type { ChannelContext, WiredChannel } from './channel-context.js';
@@ -25,6 +28,12 @@ export type ChannelTraits = {
   readonly approvals?: ApprovalSurface;
   /** Its own tool selection (`channels.<name>.tools`), when it has one. */
   readonly tools?: Partial<ToolSelection>;
+  /** It serves routes its platform reaches from outside (a webhook mode): the HTTP gateway is then public. */
+  readonly publicRoutes?: boolean;
+  /** Its platform's limits: message length, download size, when the bot may write first (absent: none beyond `media`, any time). */
+  readonly limits?: ChannelLimits;
+  /** What it needs in cluster mode, when it needs anything (a leader role, sends handed to the holder). */
+  readonly cluster?: ChannelClusterNeeds;
 };
 
 /** A channel as the composition root sees it: a name, its traits, and how to build it. One per channel folder. */
@@ -32,6 +41,12 @@ export type ChannelAdapter = {
   readonly name: string;
   /** The modes it runs in. */
   readonly modes: readonly AppMode[];
+  /** Its config section `channels.<name>` (schema, environment variables, secrets); absent for a channel with no settings. */
+  readonly configSection?: ChannelConfigSection;
+  /** How to turn it on, for the line `npm start` prints when no chat channel is on: `set TELEGRAM_BOT_TOKEN (see README)`. */
+  readonly setupHint?: string;
+  /** Its lines in `npm run doctor`, and whether the config turns it on. */
+  readonly doctor?: ChannelDoctor;
   traits(config: Config): ChannelTraits;
   /** Builds the channel from the context, or says why it is off. */
   wire(context: ChannelContext): Promise<WiredChannel>;

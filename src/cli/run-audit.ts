@@ -3,9 +3,11 @@ import { loadConfig } from '../config/load-config.js';
 import { createAuditLog } from '../registry/audit-log.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 
+import { channelConfigSections } from '../app/builtin-channels.js';
+
 /** `npm run audit [-- --limit N]`: the most recent audit entries, one line each. */
 export async function runAudit(parsed: ParsedArguments): Promise<number> {
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     process.stderr.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;

@@ -3,6 +3,8 @@ import { loadConfig } from '../config/load-config.js';
 import { createStore } from '../store/create-store.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 
+import { channelConfigSections } from '../app/builtin-channels.js';
+
 const usage = 'Usage: npm run cron -- list [--config FILE]';
 
 /** `npm run cron -- list`: every job with its schedule, time zone, target, next run and last status. Needs no model key. */
@@ -12,7 +14,7 @@ export async function runCron(parsed: ParsedArguments, output: { readonly write:
     errors.write(`Unknown cron command "${subcommand}".\n${usage}\n`);
     return 2;
   }
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     errors.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;

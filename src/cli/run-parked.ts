@@ -14,6 +14,8 @@ import { createAuditLog } from '../registry/audit-log.js';
 import { createStore } from '../store/create-store.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 
+import { channelConfigSections } from '../app/builtin-channels.js';
+
 type Output = { readonly write: (text: string) => void };
 
 const usageLine = 'Usage: npm run parked [-- list | show <id> | retry <id> | drop <id>]\n';
@@ -38,7 +40,7 @@ function summaryOf(event: InboundEvent): string {
  * within 15 s, or at its next start); `drop <id>` forgets it. Retries and drops are audited. Needs no model key.
  */
 export async function runParked(parsed: ParsedArguments, output: Output = process.stdout, errors: Output = process.stderr): Promise<number> {
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     errors.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;
@@ -50,7 +52,7 @@ export async function runParked(parsed: ParsedArguments, output: Output = proces
     return 2;
   }
   const store = await createStore({ url: config.storage.url, dataDir: config.storage.dataDir });
-  const audit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config) });
+  const audit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config, channelConfigSections()) });
   try {
     const parking = createTurnParking({
       parked: createParkedTurns(store.namespace<ParkedTurn>('parked-turns')),
@@ -59,7 +61,7 @@ export async function runParked(parsed: ParsedArguments, output: Output = proces
       resumptions: createParkedResumptions({ approvals: store.namespace<PendingApproval>('approvals'), suspensions: store.namespace<SuspendedTurn>('suspended-turns') }),
       audit: (entry) => audit.record(entry),
     });
-    const by = `cli:${operatorName()}`;
+    const by = `operator:${operatorName()}`;
     const key = id ?? '';
     switch (action) {
       case 'show': {

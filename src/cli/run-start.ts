@@ -1,5 +1,7 @@
+import { builtinChannels } from '../app/builtin-channels.js';
 import { createApp } from '../app/create-app.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
+import { noChatChannelHint } from '../app/no-chat-channel-hint.js';
 import { startUpFailure } from './start-up-failure.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 
@@ -25,8 +27,7 @@ export async function runStart(argumentsParsed: ParsedArguments): Promise<number
 
   for (const line of app.startupLines) process.stdout.write(`${line}\n`);
   if (app.chatChannels.length === 0) {
-    // The off lines above say what each channel needs; no channel is named here.
-    process.stdout.write('No chat channel is on: the lines above say what each one needs (see README), or talk to the agent in this terminal with npm run chat.\n');
+    process.stdout.write(`${noChatChannelHint(builtinChannels)}\n`);
   }
   await app.start();
   process.stdout.write('echo-agent is running. Press Ctrl+C to stop.\n');

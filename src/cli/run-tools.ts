@@ -1,7 +1,7 @@
 import { builtinTools } from '../../tools/index.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import { loadConfig } from '../config/load-config.js';
-import { builtinChannels } from '../app/builtin-channels.js';
+import { builtinChannels, channelConfigSections } from '../app/builtin-channels.js';
 import { execSandboxFor } from '../app/exec-sandbox-for.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 import { probeMcpServers } from '../app/probe-mcp-servers.js';
@@ -11,7 +11,7 @@ type ProfileName = (typeof profileNames)[number];
 
 /** `npm run tools [-- --profile NAME --channel NAME]`: the resolved tool set with risk, approval and capabilities, then every MCP tool with its server, risk and whether it is offered. */
 export async function runTools(parsed: ParsedArguments): Promise<number> {
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     process.stderr.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;

@@ -6,6 +6,8 @@ import { loadConfig } from '../config/load-config.js';
 import { createStore } from '../store/create-store.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 
+import { channelConfigSections } from '../app/builtin-channels.js';
+
 type Output = { readonly write: (text: string) => void };
 
 const dimensionOrder = ['global', 'chat', 'user', 'job', 'model', 'origin'];
@@ -24,7 +26,7 @@ export function formatUsageTable(title: string, rows: readonly UsageRow[], displ
 
 /** `npm run usage [-- --day YYYY-MM-DD] [-- --month YYYY-MM]`: today's and this month's counters from the store (agent.timezone). Needs no model key. */
 export async function runUsage(parsed: ParsedArguments, output: Output = process.stdout, errors: Output = process.stderr): Promise<number> {
-  const loaded = loadConfig({ configFile: parsed.configFile });
+  const loaded = loadConfig({ configFile: parsed.configFile, channels: channelConfigSections() });
   if (!loaded.ok) {
     errors.write(`The configuration is not valid:\n${loaded.errors.map((line) => `  - ${line}`).join('\n')}\n`);
     return 2;

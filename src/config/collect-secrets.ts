@@ -1,16 +1,14 @@
 import { isSecretName } from './is-secret-name.js';
+import { type ChannelConfigSection, channelSecrets } from './channel-config-section.js';
 import type { Config } from './config-schema.js';
 
-/** Every secret value in the configuration, so the logger can scrub them from any line. */
-export function collectSecrets(config: Config): string[] {
+/** Every secret value in the configuration (the channels' from the secret keys their sections declare), so the logger can scrub them from any line. */
+export function collectSecrets(config: Config, channels: readonly ChannelConfigSection[]): string[] {
   const values = [
     config.model.primary.apiKey,
     config.model.fallback?.apiKey,
     config.model.transcription.apiKey,
-    config.channels.telegram.token,
-    config.channels.telegram.webhookSecret,
-    config.channels.wechat.puppetToken,
-    config.channels.webhook.secret,
+    ...channelSecrets(config, channels),
     config.gateway.metricsToken,
     ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
     // MCP headers (Authorization) and child variables with secret-looking names, with a `Bearer ` prefix counted apart.

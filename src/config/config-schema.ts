@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ChannelConfigSection } from './channel-config-section.js';
 import { commaList, flexibleBoolean, optionalText } from './comma-list.js';
 
 const toolNameList = commaList.default([]);
@@ -38,7 +39,7 @@ const pdfSchema = z.strictObject({
 
 const mediaSchema = z.strictObject({
   keepHours: z.coerce.number().positive().default(72).describe('How long downloaded files stay in <dataDir>/attachments before they are purged.'),
-  maxFileBytes: z.coerce.number().int().positive().default(20 * mebibyte).describe('Largest file downloaded (Telegram bots cannot download over 20 MB).'),
+  maxFileBytes: z.coerce.number().int().positive().default(20 * mebibyte).describe('Largest file downloaded; a channel whose platform allows less downloads less.'),
   maxTurnBytes: z.coerce.number().int().positive().default(50 * mebibyte).describe('Most bytes downloaded for one message (an album counts as one).'),
   maxImageBytes: z.coerce.number().int().positive().default(5 * mebibyte).describe('Largest image shown to the model; a bigger one is described instead.'),
   maxTextChars: z.coerce.number().int().positive().default(20_000).describe('Characters of text files and PDF text inlined per message, with a note when cut.'),
@@ -46,75 +47,12 @@ const mediaSchema = z.strictObject({
   pdf: pdfSchema.prefault({}).describe('Limits of PDF text extraction, which runs in a child process of its own.'),
 });
 
-const telegramSchema = z.strictObject({
-  token: optionalText.describe('Bot token from @BotFather; without it the channel is off.'),
-  apiRoot: z.string().url().default('https://api.telegram.org').describe('Bot API server (a local one, or an emulator).'),
-  mode: z.enum(['polling', 'webhook']).default('polling').describe('How updates arrive.'),
-  webhookUrl: optionalText.describe('Public https URL Telegram posts to, in webhook mode.'),
-  webhookSecret: optionalText.describe('secret_token Telegram sends with webhook updates.'),
-  allowFrom: commaList.default([]).describe('Numeric user ids that reach the model.'),
-  approvers: commaList.default([]).describe('Numeric user ids that may decide approvals; empty: the requester decides.'),
-  groups: commaList.default([]).describe('Group chat ids the bot answers in (when mentioned).'),
-  sessionPerUser: flexibleBoolean.default(false).describe('In groups, one session per user instead of one per group.'),
-  streaming: flexibleBoolean.default(false).describe('Edit one draft message in place while the model writes.'),
-  albumWindowMs: z.coerce.number().int().min(0).default(1000).describe('How long the parts of an album (media_group_id) are collected into one message.'),
-  limits: z
-    .strictObject({
-      perChatPerSecond: z.coerce.number().positive().default(1),
-      perChatBurst: z.coerce.number().int().min(1).default(3),
-      perGroupPerMinute: z.coerce.number().positive().default(20),
-      globalPerSecond: z.coerce.number().positive().default(30),
-    })
-    .prefault({})
-    .describe("Send limits; the defaults are Telegram's own. Raise them only for a local Bot API server."),
-  tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
-});
-
-const wechatSchema = z.strictObject({
-  enabled: flexibleBoolean.default(false).describe('Turn the WeChat channel on.'),
-  puppet: z.string().default('wechaty-puppet-wechat4u').describe('wechaty puppet package.'),
-  puppetToken: optionalText.describe('Token for paid puppets (padlocal, service).'),
-  allowFrom: commaList.default([]).describe('Contact ids or aliases that reach the model.'),
-  approvers: commaList.default([]).describe('Contact ids that may decide approvals.'),
-  rooms: commaList.default([]).describe('Room ids the bot answers in (when mentioned).'),
-  roomPolicy: z
-    .enum(['allow-list', 'open'])
-    .default('allow-list')
-    .describe('allow-list: in rooms too, only members in allowFrom reach the model. open: any member of a listed room (with approvers set).'),
-  locale: z.enum(['zh-CN', 'en']).default('zh-CN').describe('Language of WeChat messages.'),
-  splitAt: z.coerce.number().int().min(200).default(2000).describe('Longest single message.'),
-  tools: toolSelectionSchema.partial().optional().describe('Tool selection for this channel.'),
-});
-
-const gatewaySchema = z.strictObject({
-  host: z.string().default('127.0.0.1').describe('Address the HTTP gateway listens on (server mode: /healthz, /metrics and the routes channels mount).'),
-  port: z.coerce.number().int().min(0).max(65_535).default(8787).describe('Port of the HTTP gateway.'),
-  metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
-});
-
-const webhookSchema = z.strictObject({
-  secret: optionalText.describe('HMAC secret; without it POST /v1/messages is off.'),
-  waitTimeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest ?wait=true hold.'),
-  ratePerMinute: z.coerce.number().int().positive().default(60).describe('Messages per sender per minute.'),
-  globalRatePerMinute: z.coerce.number().int().positive().default(600).describe('Messages per minute from all senders together (sender ids are chosen by callers).'),
-  legacySignature: flexibleBoolean
-    .default(false)
-    .describe('Also accept requests signed over the old string timestamp.body (without the Idempotency-Key); for migrating callers only.'),
-  callbackAllowHosts: commaList.default([]).describe('Hosts callbacks may reach although they are not public addresses (an internal receiver).'),
-  tools: toolSelectionSchema.partial().optional().describe('Tool selection for webhook turns.'),
-  clientName: z
-    .string()
-    .regex(/^[A-Za-z0-9_.-]{1,64}$/, 'letters, digits, _ . and - only')
-    .default('client')
-    .describe('The caller the secret belongs to: webhook turns count for user and chat webhook:<clientName> in budgets and /usage, whatever senderId and chatId a request sends.'),
-});
-
 const cronJobSchema = z.strictObject({
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - only'),
   schedule: z.string().min(1).describe('5- or 6-field cron expression, or an ISO 8601 time.'),
   timezone: optionalText,
   prompt: z.string().min(1),
-  target: z.string().regex(/^[a-z]+:.+$/, 'like telegram:<chatId>'),
+  target: z.string().regex(/^[a-z]+:.+$/, 'like <channel>:<chatId>'),
   catchUp: z.enum(['run-once', 'skip']).optional(),
 });
 
@@ -226,8 +164,14 @@ const modelPriceSchema = z.strictObject({
   output: z.coerce.number().min(0).describe('Per million output tokens.'),
 });
 
-/** The whole configuration file, after `${VAR}` interpolation. Every section is strict: a misspelt key is reported, never dropped. */
-export const configSchema = z.strictObject({
+const gatewaySchema = z.strictObject({
+  host: z.string().default('127.0.0.1').describe('Address the HTTP gateway listens on (server mode: /healthz, /metrics and the routes channels mount).'),
+  port: z.coerce.number().int().min(0).max(65_535).default(8787).describe('Port of the HTTP gateway.'),
+  metricsToken: optionalText.describe('When set, /metrics and the detailed /healthz need Authorization: Bearer <token>; without it /healthz says only ok.'),
+});
+
+/** The configuration without `channels`: the core's sections. Every section is strict: a misspelt key is reported, never dropped. */
+export const coreConfigSchema = z.strictObject({
   agent: z
     .strictObject({
       name: z.string().default('echo-agent'),
@@ -253,7 +197,7 @@ export const configSchema = z.strictObject({
       url: optionalText.describe('Empty: SQLite in dataDir. redis://host:port for Redis (one process). postgres://user@host:port/db for PostgreSQL.'),
       operationTimeoutMs: z.coerce.number().int().positive().default(5000).describe('Longest one store call may take before it fails and the store counts as degraded.'),
       purgeEveryMinutes: z.coerce.number().positive().default(60).describe('How often expired rows are deleted (keyv alone deletes them only when read).'),
-      dedupeHours: z.coerce.number().positive().default(24).describe('How long the ids of handled Telegram updates and WeChat messages (and of events whose reply went out) are kept to drop re-deliveries and re-runs.'),
+      dedupeHours: z.coerce.number().positive().default(24).describe('How long the ids of handled channel updates and messages (and of events whose reply went out) are kept to drop re-deliveries and re-runs.'),
       sessionIdleDays: z.coerce.number().positive().default(90).describe('A conversation untouched this long is forgotten.'),
     })
     .prefault({}),
@@ -269,7 +213,7 @@ export const configSchema = z.strictObject({
         .number()
         .positive()
         .default(3)
-        .describe('PostgreSQL only: how often a standby instance tries to take over the Telegram poller and the WeChat login.'),
+        .describe("PostgreSQL only: how often a standby instance tries to take over a channel's leader role (a bot's poller, an account's login)."),
     })
     .prefault({})
     .describe('Several instances on one PostgreSQL (storage.url postgres://...): every setting has a default.'),
@@ -322,14 +266,7 @@ export const configSchema = z.strictObject({
       reviewerNotice: z.enum(['chat', 'silent']).default('chat').describe('chat: a short line in the chat when the reviewer approved or denied a call. silent: audit log and /approvals only.'),
     })
     .prefault({}),
-  channels: z
-    .strictObject({
-      telegram: telegramSchema.prefault({}),
-      wechat: wechatSchema.prefault({}),
-      webhook: webhookSchema.prefault({}),
-    })
-    .prefault({}),
-  gateway: gatewaySchema.prefault({}).describe('The HTTP gateway, core infrastructure in server mode (its variables keep their historical WEBHOOK_ names).'),
+  gateway: gatewaySchema.prefault({}).describe('The HTTP gateway, core infrastructure in server mode: /healthz, /metrics and the routes channels mount (GATEWAY_HOST, GATEWAY_PORT, GATEWAY_METRICS_TOKEN).'),
   cron: z.strictObject({ jobs: z.array(cronJobSchema).default([]) }).prefault({}),
   mcp: z
     .strictObject({
@@ -349,8 +286,19 @@ export const configSchema = z.strictObject({
     .describe('Price per million tokens, by model name as configured (model.primary.name); models not listed count tokens only.'),
 });
 
-/** The validated configuration the runtime reads. */
-export type Config = z.output<typeof configSchema>;
+/**
+ * The whole configuration file, after `${VAR}` interpolation: the core's sections and `channels`, one strict section
+ * per channel the adapters contribute (a key for a channel no adapter contributes is reported, never dropped).
+ */
+export function createConfigSchema(sections: readonly ChannelConfigSection[]) {
+  const channels = z.strictObject(Object.fromEntries(sections.map((section) => [section.name, section.schema.prefault({})]))).prefault({});
+  // `channels` keeps its place after approvals, so the generated reference reads in the file's order.
+  const { cron, mcp, budgets, prices, ...head } = coreConfigSchema.shape;
+  return z.strictObject({ ...head, channels, cron, mcp, budgets, prices });
+}
+
+/** The validated configuration the runtime reads; a channel reads its own section typed through its `ChannelConfigSection`. */
+export type Config = z.output<typeof coreConfigSchema> & { readonly channels: Readonly<Record<string, unknown>> };
 /** One configured MCP server. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 /** The budgets section. */

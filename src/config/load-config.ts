@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describeError } from '../errors/echo-error.js';
-import { type Config, configSchema } from './config-schema.js';
+import { type ChannelConfigSection, channelEnvironmentLayer } from './channel-config-section.js';
+import { type Config, createConfigSchema } from './config-schema.js';
 import { formatConfigIssues } from './format-config-issues.js';
 import { interpolateEnvironment } from './interpolate-environment.js';
 import { mergeConfig } from './merge-config.js';
@@ -16,6 +17,8 @@ export type LoadConfigOptions = {
   readonly configFile?: string;
   /** Environment variables; defaults to `process.env` plus the root's `.env`. */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** The channels' config sections (each adapter's `configSection`): they make up `channels` and read their variables. */
+  readonly channels: readonly ChannelConfigSection[];
 };
 
 /** A loaded configuration and the files it came from, or every problem found, as readable lines. */
@@ -30,8 +33,8 @@ export type LoadConfigResult =
     }
   | { readonly ok: false; readonly errors: readonly string[]; readonly files: readonly string[] };
 
-/** Reads `config/default.yaml`, then `config/local.yaml` or the `--config`/`ECHO_CONFIG` file over it, interpolates `${VAR}`, validates. */
-export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
+/** Reads the channels' environment variables, then `config/default.yaml`, then `config/local.yaml` or the `--config`/`ECHO_CONFIG` file over it, interpolates `${VAR}`, validates. */
+export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   const root = resolve(options.root ?? process.cwd());
   const environment = options.environment ?? readProcessEnvironment(root);
   const dotenvPath = resolve(root, '.env');
@@ -44,7 +47,8 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
     files.push(resolve(root, 'config', 'local.yaml'));
   }
 
-  let merged: unknown = {};
+  // The channels' variables lie under every file, as `${VAR}` in config/default.yaml did: a file's own value wins.
+  let merged: unknown = channelEnvironmentLayer(options.channels, environment);
   for (const file of files) {
     if (!existsSync(file)) return { ok: false, files, errors: [`The config file ${file} does not exist.`] };
     let parsed: unknown;
@@ -59,7 +63,7 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadConfigResult {
   }
 
   const interpolated = interpolateEnvironment(merged, environment);
-  const result = configSchema.safeParse(interpolated);
+  const result = createConfigSchema(options.channels).safeParse(interpolated);
   if (!result.success) return { ok: false, files, errors: formatConfigIssues(result.error.issues, interpolated) };
   const config = result.data;
   const dataDir = isAbsolute(config.storage.dataDir) ? config.storage.dataDir : resolve(root, config.storage.dataDir);

@@ -1,7 +1,8 @@
 import type { Sender } from './sender.js';
 
 /** Who started the work. Set by trusted code (the channel adapter), never read from a payload. */
-export type Origin = 'user' | 'schedule' | 'webhook';
+/** `system`: another system through the HTTP API (a signed webhook request). */
+export type Origin = 'user' | 'schedule' | 'system';
 
 /**
  * A file or media item referenced by a message; downloaded on demand by the channel (`Channel.downloadMedia`).

@@ -72,7 +72,7 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
     named('/metrics', async (context) => {
       if (!authorized(context)) {
         context.set('WWW-Authenticate', 'Bearer');
-        respondWithError(context, 401, 'unauthorized', 'Send Authorization: Bearer <WEBHOOK_METRICS_TOKEN>.');
+        respondWithError(context, 401, 'unauthorized', 'Send Authorization: Bearer <GATEWAY_METRICS_TOKEN>.');
         return;
       }
       context.type = options.metrics.contentType;

@@ -5,8 +5,10 @@ import { chineseParkedMessages, englishParkedMessages, type ParkedMessages } fro
 /** A language of user-facing text. */
 export type Locale = 'en' | 'zh-CN';
 
-/** Every user-facing string of the runtime and its channels, in one place. */
+/** Every user-facing string of the runtime; a channel adds its own strings (its folder's `<name>-strings.ts`) with `withChannelStrings`. */
 export type Messages = {
+  /** The language these strings are in. */
+  readonly locale: Locale;
   readonly busy: string;
   /** The model could not be reached; `failureKind` is the ModelFailure kind (rate-limited, auth, network, timeout, server, ...). */
   readonly modelUnavailable: (failureKind: string) => string;
@@ -83,20 +85,7 @@ export type Messages = {
   readonly imagesNotSeen: string;
   /** The terminal's label for a file the agent sent (it prints the path). */
   readonly fileSentLabel: string;
-  readonly strangerNotice: (userId: string) => string;
   readonly notAllowed: string;
-  /** Telegram: a button whose data is unknown or from an old layout. */
-  readonly telegramUnknownButton: string;
-  /** Telegram: descriptions of the commands registered with setMyCommands. */
-  readonly telegramCommands: Readonly<Record<'start' | 'help' | 'new' | 'approvals' | 'approve' | 'deny' | 'cancel' | 'usage' | 'budget', string>>;
-  /** WeChat: one labelled line of a text card. */
-  readonly wechatField: (label: string, value: string) => string;
-  /** WeChat: how to answer a card that does not offer "always" (a dangerous action). */
-  readonly wechatNoAlwaysHint: (id: string) => string;
-  /** WeChat: the follow-up line carrying an approval's outcome, since messages cannot be edited. */
-  readonly wechatOutcomeLine: (id: string, outcome: string) => string;
-  /** WeChat: in a group the bot only hears messages that @mention it, numbered replies included. */
-  readonly wechatMentionToReply: string;
   /** Usage and budgets: the soft-limit card, the hard limit, /usage and /budget. */
   readonly budget: BudgetMessages;
   /** Turns set aside after repeated interruptions: the one-sentence notice and `/parked`. */
@@ -110,6 +99,7 @@ const modelFailureReasons: Readonly<Record<Locale, Readonly<Record<string, strin
 };
 
 const en: Messages = {
+  locale: 'en',
   busy: 'I am busy right now and could not take your message. Please send it again in a moment.',
   modelUnavailable: (failureKind) => `I could not reach the model (${modelFailureReasons.en[failureKind] ?? failureKind}). Please try again in a moment.`,
   storeUnavailable: 'I could not save this conversation: my storage is not answering. Your message is kept, and I will answer it once the storage is back.',
@@ -192,29 +182,13 @@ const en: Messages = {
   transcriptionFailed: "I couldn't transcribe your voice message. Please try again or type it.",
   fileSentLabel: 'file sent',
   imagesNotSeen: 'The model I use cannot see images, so I only know that you sent one. Please describe it in words if it matters.',
-  strangerNotice: (userId) => `This bot is private. Your user id is ${userId}: ask the owner to add it to TELEGRAM_ALLOW_FROM.`,
   notAllowed: 'You are not allowed to use this bot.',
-  telegramUnknownButton: 'This button has expired or is not known.',
-  telegramCommands: {
-    start: 'Greeting and what I can do',
-    help: 'List the commands',
-    new: 'Start a fresh conversation',
-    approvals: 'Approvals waiting for you, and your grants',
-    approve: 'Approve a pending action: /approve <id>',
-    deny: 'Refuse a pending action: /deny <id>',
-    cancel: 'Cancel the question or approval waiting here',
-    usage: 'Tokens and cost: today and this month',
-    budget: 'Budgets of this chat; approvers can raise one',
-  },
-  wechatField: (label, value) => `${label}: ${value}`,
-  wechatNoAlwaysHint: (id) => `Reply 1 approve once · 3 deny (id ${id}). "Always allow" is not offered for this action.`,
-  wechatOutcomeLine: (id, outcome) => `Approval ${id}: ${outcome}`,
-  wechatMentionToReply: 'In this group, @mention me with your reply.',
   budget: englishBudgetMessages,
   parked: englishParkedMessages,
 };
 
 const zhCN: Messages = {
+  locale: 'zh-CN',
   busy: '我现在很忙，没能接收你的消息。请稍后再发一次。',
   modelUnavailable: (failureKind) => `无法连接模型（${modelFailureReasons['zh-CN'][failureKind] ?? '未知错误'}）。请稍后再试。`,
   storeUnavailable: '我无法保存这次对话：存储没有响应。你的消息已保留，存储恢复后我会回答。',
@@ -297,24 +271,7 @@ const zhCN: Messages = {
   transcriptionFailed: '语音消息转文字失败，请重试或直接发送文字。',
   fileSentLabel: '已发送文件',
   imagesNotSeen: '我使用的模型看不到图片，只知道你发了一张。如有需要，请用文字描述。',
-  strangerNotice: (userId) => `这是私人机器人。你的用户编号是 ${userId}，请联系管理员加入白名单。`,
   notAllowed: '你没有使用此机器人的权限。',
-  telegramUnknownButton: '此按钮已过期或无法识别。',
-  telegramCommands: {
-    start: '问候与功能介绍',
-    help: '列出命令',
-    new: '开始新的对话',
-    approvals: '等待你审批的请求和已有授权',
-    approve: '批准：/approve <id>',
-    deny: '拒绝：/deny <id>',
-    cancel: '取消本会话中等待的问题或审批',
-    usage: '令牌与费用：今天和本月',
-    budget: '本聊天的预算；审批人可提高',
-  },
-  wechatField: (label, value) => `${label}：${value}`,
-  wechatNoAlwaysHint: (id) => `回复 1 批准一次 · 3 拒绝（编号 ${id}）。此操作不提供“总是允许”。`,
-  wechatOutcomeLine: (id, outcome) => `审批 ${id}：${outcome}`,
-  wechatMentionToReply: '在群聊中请 @我 并回复。',
   budget: chineseBudgetMessages,
   parked: chineseParkedMessages,
 };

@@ -51,8 +51,8 @@ export type AttachmentReaderOptions = {
   readonly visionNotices: KeyValueNamespace<boolean>;
   readonly visionNoticeTtlMs: number;
   readonly audit: (entry: AuditEntry) => void;
-  /** The platform's own download limit in bytes, for the answer when the platform refuses a file. */
-  readonly platformLimitBytes?: number;
+  /** A channel's platform download limit in bytes (its adapter's), if it has one: a larger file is refused as the platform's limit. */
+  readonly platformLimitFor?: (channel: string) => number | undefined;
   /** For one info line as a PDF's extraction starts (operators and fault tests see where a turn is). */
   readonly logger?: Logger;
 };
@@ -90,11 +90,12 @@ export function createAttachmentReader(options: AttachmentReaderOptions): Attach
 
     for (let reference of event.media) {
       const name = safeName(reference);
-      const limit = Math.min(limits.maxFileBytes, bytesLeft);
+      const platformLimit = options.platformLimitFor?.(event.channel);
+      const limit = Math.min(limits.maxFileBytes, platformLimit ?? Number.POSITIVE_INFINITY, bytesLeft);
       const declared = reference.sizeBytes ?? 0;
-      if (reference.overPlatformLimit === true || declared > limit) {
-        const platform = reference.overPlatformLimit === true;
-        const shown = describeBytes(platform ? (options.platformLimitBytes ?? limits.maxFileBytes) : limit);
+      const platform = reference.overPlatformLimit === true || (platformLimit !== undefined && declared > platformLimit);
+      if (platform || declared > limit) {
+        const shown = describeBytes(platform ? (platformLimit ?? limits.maxFileBytes) : limit);
         lines.push(messages.attachmentTooLarge(name, shown, platform));
         notes.push(`[${describeReference(reference)}: over the ${shown} limit, not downloaded; the person was told.]`);
         audit(reference, 'refused: too large', { bytes: declared });

@@ -11,7 +11,7 @@ export type ApprovalHookRequest = {
   readonly sessionKey: string;
   readonly userId: string;
   readonly channel: string;
-  readonly origin: 'user' | 'schedule' | 'webhook';
+  readonly origin: 'user' | 'schedule' | 'system';
   readonly unattended: boolean;
   /** Hashes a person approved for this turn (after a decision, or bound into a schedule). */
   readonly approvedActions: readonly string[];

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-const configuredPrefixes = ['TELEGRAM_', 'WECHAT_', 'WEBHOOK_', 'ECHO_', 'OPENAI_', 'ANTHROPIC_'];
+const configuredPrefixes = ['TELEGRAM_', 'WECHAT_', 'WEBHOOK_', 'GATEWAY_', 'QQ_', 'ECHO_', 'OPENAI_', 'ANTHROPIC_'];
 
 /**
  * The environment for `node dist/src/app/main.js start` in a benchmark: this process's environment
@@ -20,6 +20,8 @@ export function createAgentEnvironment(options: { readonly modelUrl: string; rea
     OPENAI_API_KEY: 'bench-key',
     ECHO_DATA_DIR: dataDir,
     WEBHOOK_PORT: '0',
+    // The gateway's port: GATEWAY_PORT now, WEBHOOK_PORT in trees from before the gateway was core (--against).
+    GATEWAY_PORT: '0',
     WECHAT_ENABLED: 'false',
     ...options.extra,
   });

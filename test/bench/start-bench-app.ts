@@ -1,3 +1,4 @@
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,9 +23,9 @@ export type BenchApp = {
  */
 export async function startBenchApp(options: { readonly model: ModelPort; readonly extraTools?: readonly ToolDefinition[] }): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'echo-bench-'));
-  const loaded = loadConfig({
+  const loaded = loadConfig({ channels: channelConfigSections(),
     root: repositoryRoot,
-    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'bench-key', WEBHOOK_PORT: '0', WECHAT_ENABLED: 'false' },
+    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'bench-key', GATEWAY_PORT: '0', WECHAT_ENABLED: 'false' },
   });
   if (!loaded.ok) throw new Error(`bench config invalid: ${loaded.errors.join('; ')}`);
   const logger = await createLogger({ level: loaded.config.log.level, pretty: false });

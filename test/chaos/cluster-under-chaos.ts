@@ -84,7 +84,7 @@ export async function createClusterUnderChaos(options: ClusterUnderChaosOptions)
           // One key per instance: the scripted model tells from it which instance asks.
           OPENAI_API_KEY: `chaos-key-${name}`,
           ECHO_MODEL: 'chaos-model',
-          WEBHOOK_PORT: String(await findFreePort()),
+          GATEWAY_PORT: String(await findFreePort()),
         },
       }),
     );

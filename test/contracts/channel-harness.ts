@@ -1,6 +1,6 @@
 import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import type { AppMode } from '../../src/app/create-app.js';
-import type { DoctorLine } from '../../src/app/doctor/doctor-line.js';
+import type { DoctorLine } from '../../src/doctor/doctor-line.js';
 import type { Config } from '../../src/config/config-schema.js';
 import type { ContractApp } from './start-contract-app.js';
 

@@ -1,13 +1,13 @@
 import type { PassThrough } from 'node:stream';
 import { describeChannelContract } from './channel-contract.js';
 import type { ChannelHarness } from './channel-harness.js';
-import { doctorLinesToday } from './doctor-lines-today.js';
+import { doctorLinesOf } from './doctor-lines-of.js';
 
 /** The terminal (`npm run chat`): lines typed on its input stream, what it printed on its output, one text per start. */
 const cliHarness: ChannelHarness = {
   channelName: 'cli',
   secret: { none: 'the terminal holds no secret of its own' },
-  doctorLines: doctorLinesToday,
+  doctorLines: (config) => doctorLinesOf(config),
   async startPlatform() {
     const printed: string[] = [];
     let input: PassThrough | undefined;
@@ -36,6 +36,4 @@ const cliHarness: ChannelHarness = {
   },
 };
 
-describeChannelContract(cliHarness, {
-  knownGaps: { doctor: '`npm run doctor` has no line for the terminal (run-doctor.ts checks telegram, wechat and webhook only)' },
-});
+describeChannelContract(cliHarness);

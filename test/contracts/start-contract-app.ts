@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { type App, createApp } from '../../src/app/create-app.js';
 import { collectSecrets } from '../../src/config/collect-secrets.js';
 import type { Config } from '../../src/config/config-schema.js';
@@ -45,14 +46,16 @@ export async function startContractApp(options: {
   mkdirSync(configFolder, { recursive: true });
   const configFile = join(configFolder, 'contract.yaml');
   writeFileSync(configFile, options.yaml);
+  const sections = channelConfigSections(options.setup.channels);
   const loaded = loadConfig({
+    channels: sections,
     root: repositoryRoot,
     configFile,
-    environment: { ECHO_DATA_DIR: options.dataDir, ECHO_LOG_LEVEL: 'debug', OPENAI_API_KEY: contractModelKey, OPENAI_BASE_URL: options.modelUrl, WEBHOOK_PORT: '0', ...options.setup.environment },
+    environment: { ECHO_DATA_DIR: options.dataDir, ECHO_LOG_LEVEL: 'debug', OPENAI_API_KEY: contractModelKey, OPENAI_BASE_URL: options.modelUrl, GATEWAY_PORT: '0', ...options.setup.environment },
   });
   if (!loaded.ok) throw new Error(`contract config invalid: ${loaded.errors.join('; ')}`);
   const logLines: string[] = [];
-  const logger = await createLogger({ level: 'debug', pretty: false, secrets: collectSecrets(loaded.config), destination: { write: (line: string) => void logLines.push(line) } });
+  const logger = await createLogger({ level: 'debug', pretty: false, secrets: collectSecrets(loaded.config, sections), destination: { write: (line: string) => void logLines.push(line) } });
   const terminalInput = new PassThrough();
   const terminalOutput = new PassThrough();
   const created = await createApp({

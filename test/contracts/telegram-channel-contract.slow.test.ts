@@ -3,7 +3,7 @@ import { startTelegramEmulator } from '../fakes/telegram-emulator.js';
 import { startTelegramFaultProxy } from '../fakes/telegram-fault-proxy.js';
 import { describeChannelContract } from './channel-contract.js';
 import type { ChannelHarness } from './channel-harness.js';
-import { doctorLinesToday } from './doctor-lines-today.js';
+import { doctorLinesOf } from './doctor-lines-of.js';
 
 const token = '555000111:AAcontractTelegramTokenNeverLogged';
 const userId = 1001;
@@ -17,7 +17,7 @@ const strangerId = 9009;
 const telegramHarness: ChannelHarness = {
   channelName: 'telegram',
   secret: { value: token },
-  doctorLines: doctorLinesToday,
+  doctorLines: (config) => doctorLinesOf(config),
   async startPlatform() {
     const emulator = await startTelegramEmulator();
     const proxy = await startTelegramFaultProxy(emulator.apiRoot);

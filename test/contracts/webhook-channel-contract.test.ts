@@ -1,7 +1,7 @@
 import { gatewayOf, type GatewayAnswer, postSigned } from '../fakes/webhook-client.js';
 import { describeChannelContract } from './channel-contract.js';
 import type { BotMessage, ChannelHarness } from './channel-harness.js';
-import { doctorLinesToday } from './doctor-lines-today.js';
+import { doctorLinesOf } from './doctor-lines-of.js';
 
 const secret = 'contract-webhook-signing-secret-never-logged';
 const chatId = 'contract-orders';
@@ -13,7 +13,7 @@ const chatId = 'contract-orders';
 const webhookHarness: ChannelHarness = {
   channelName: 'webhook',
   secret: { value: secret },
-  doctorLines: doctorLinesToday,
+  doctorLines: (config) => doctorLinesOf(config),
   async startPlatform() {
     let baseUrl: string | undefined;
     let deliveries = 0;

@@ -4,7 +4,7 @@ import { waitFor } from '../fakes/start-test-app.js';
 import { createWechatMockWorld, type WechatMockWorld } from '../fakes/wechat-mock-world.js';
 import { describeChannelContract } from './channel-contract.js';
 import type { BotMessage, ChannelHarness } from './channel-harness.js';
-import { doctorLinesToday } from './doctor-lines-today.js';
+import { doctorLinesOf } from './doctor-lines-of.js';
 
 const puppetToken = 'puppet_contract_wechat_token_never_logged';
 
@@ -12,7 +12,7 @@ const puppetToken = 'puppet_contract_wechat_token_never_logged';
 const wechatHarness: ChannelHarness = {
   channelName: 'wechat',
   secret: { value: puppetToken },
-  doctorLines: doctorLinesToday,
+  doctorLines: (config) => doctorLinesOf(config),
   async startPlatform() {
     let world: WechatMockWorld | undefined;
     let people: { readonly alice: ReturnType<WechatMockWorld['contact']>; readonly carol: ReturnType<WechatMockWorld['contact']> } | undefined;

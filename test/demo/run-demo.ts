@@ -87,7 +87,7 @@ async function runDemo(): Promise<number> {
         OPENAI_BASE_URL: running.model.url,
         OPENAI_API_KEY: 'demo',
         ECHO_MODEL: 'demo-model',
-        WEBHOOK_PORT: String(webhookPort),
+        GATEWAY_PORT: String(webhookPort),
       },
     });
     const agent = await startAgentProcess({ repositoryRoot, environment, configFile, signal: stop.signal });

@@ -1,3 +1,4 @@
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -41,11 +42,11 @@ const repositoryRoot = resolve(import.meta.dirname, '..', '..');
 /** Boots the real composition root the way `npm start` does, over a temporary data folder. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'echo-test-'));
-  const loaded = loadConfig({
+  const loaded = loadConfig({ channels: channelConfigSections(options.channels),
     root: repositoryRoot,
     configFile: options.configFile,
     // Port 0: parallel test apps never fight over the gateway's default port.
-    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OPENAI_API_KEY: 'test-key', WEBHOOK_PORT: '0', ...options.environment },
+    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent', OPENAI_API_KEY: 'test-key', GATEWAY_PORT: '0', ...options.environment },
   });
   if (!loaded.ok) throw new Error(`test config invalid: ${loaded.errors.join('; ')}`);
   const logger = await createLogger({ level: loaded.config.log.level, pretty: false });

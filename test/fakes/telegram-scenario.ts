@@ -67,7 +67,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
       TELEGRAM_APPROVERS: options.approvers ?? '',
       OPENAI_BASE_URL: model.url,
       // The gateway is always on in server mode: an ephemeral port keeps parallel scenarios apart.
-      WEBHOOK_PORT: '0',
+      GATEWAY_PORT: '0',
       ...options.environment?.(model),
     },
   });

@@ -5,6 +5,8 @@ import { createWechatChannel, type WechatSettings } from '../../channels/wechat/
 import type { Channel, EmitResult } from '../../src/events/channel.js';
 import type { InboundEvent } from '../../src/events/inbound-event.js';
 import { messagesFor } from '../../src/i18n/messages.js';
+import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
+import { wechatStrings } from '../../channels/wechat/wechat-strings.js';
 import { createLogger } from '../../src/logging/create-logger.js';
 import { createStore } from '../../src/store/create-store.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
@@ -66,7 +68,7 @@ export async function startWechatChannelHarness(options: HarnessOptions = {}): P
   const channel = createWechatChannel({ name: 'wechat',
     settings,
     dataDir,
-    messages: messagesFor(settings.locale),
+    messages: withChannelStrings(messagesFor(settings.locale), wechatStrings),
     logger,
     seenMessages: store.namespace<number>('wechat-messages'),
     puppet: options.usePuppetFromConfig === true ? undefined : world.puppet,

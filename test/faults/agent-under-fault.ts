@@ -86,7 +86,7 @@ export async function createAgentUnderFault(options: AgentUnderFaultOptions = {}
       OPENAI_BASE_URL: model.url,
       OPENAI_API_KEY: 'fault-key',
       ECHO_MODEL: 'fault-model',
-      WEBHOOK_PORT: String(webhookPort),
+      GATEWAY_PORT: String(webhookPort),
       ...options.environment,
     },
   });

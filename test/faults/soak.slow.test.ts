@@ -68,7 +68,7 @@ describe('soak: 5,000 messages from 500 users', () => {
     const port = await findFreePort();
     testApp = await startTestApp({
       configFile,
-      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: allowed.join(','), OPENAI_BASE_URL: model.url, WEBHOOK_PORT: String(port) },
+      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: allowed.join(','), OPENAI_BASE_URL: model.url, GATEWAY_PORT: String(port) },
     });
     // Only this bot talks to the emulator: its message count is the number of answers.
     const answered = () => currentEmulator.server.storage.botMessages.length;

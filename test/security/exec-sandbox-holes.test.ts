@@ -1,3 +1,4 @@
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { copyFileSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -21,7 +22,7 @@ function outputOf(outcome: ExecOutcome): string {
 }
 
 function loaded(options: { readonly root?: string; readonly configFile?: string; readonly dataDir: string; readonly network?: boolean }) {
-  const result = loadConfig({
+  const result = loadConfig({ channels: channelConfigSections(),
     root: options.root ?? repositoryRoot,
     configFile: options.configFile,
     // Without an environment given, loadConfig reads the root's .env as `npm start` does.

@@ -1,3 +1,4 @@
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +19,7 @@ import { repositoryRoot } from '../fakes/run-compiled.js';
 const secretMarker = 'sk-security-suite-7f3a9c';
 
 function configuredExec(dataDir: string) {
-  const loaded = loadConfig({ root: repositoryRoot, environment: { ECHO_DATA_DIR: dataDir, OPENAI_API_KEY: secretMarker } });
+  const loaded = loadConfig({ channels: channelConfigSections(), root: repositoryRoot, environment: { ECHO_DATA_DIR: dataDir, OPENAI_API_KEY: secretMarker } });
   if (!loaded.ok) throw new Error(loaded.errors.join('; '));
   return createExecTool({ environment: { PATH: loaded.config.tools.execPath }, sandbox: execSandboxFor(loaded.config), tracker: createProcessGroupTracker() });
 }

@@ -2,13 +2,16 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../src/logging/create-logger.js';
-import { configSchema } from '../../src/config/config-schema.js';
+import { channelConfigSections } from '../../src/app/builtin-channels.js';
+import { createConfigSchema } from '../../src/config/config-schema.js';
 import { createMcpToolSource } from '../../tools/mcp/create-mcp-tool-source.js';
 import { missingServerSandboxMessage } from '../../tools/mcp/build-server-launch.js';
 import { repositoryRoot } from '../fakes/run-compiled.js';
 import { createScriptedModelServer, type ScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp, waitFor } from '../fakes/start-test-app.js';
 import { gatewayOf, getPath, postSigned } from '../fakes/webhook-client.js';
+
+const configSchema = createConfigSchema(channelConfigSections());
 
 // Issue 24: a stdio MCP server opened /proc/$PPID/environ and returned the agent's secrets, and listed the data folder.
 const snoopingServer = path.join(repositoryRoot, 'test', 'fakes', 'snooping-mcp-server.mjs');

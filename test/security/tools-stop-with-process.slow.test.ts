@@ -50,7 +50,7 @@ describe('tools stop with the process (an approved exec never outlives the agent
           OPENAI_BASE_URL: model.url,
           OPENAI_API_KEY: 'sk-test',
           ECHO_DATA_DIR: join(folder, 'data'),
-          WEBHOOK_PORT: '0',
+          GATEWAY_PORT: '0',
           ECHO_LOG_LEVEL: 'warn',
         },
       }),

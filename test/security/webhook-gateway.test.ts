@@ -140,7 +140,7 @@ describe('finding 8: a global rate limit besides the per-sender one', () => {
 
 describe('finding 10: /metrics and the detailed /healthz can be kept private', () => {
   it('asks for the bearer token on /metrics and says only ok on /healthz without it', async () => {
-    const { baseUrl } = await start({ WEBHOOK_METRICS_TOKEN: 'metrics-token-123' });
+    const { baseUrl } = await start({ GATEWAY_METRICS_TOKEN: 'metrics-token-123' });
     expect((await getPath(baseUrl, '/metrics')).status).toBe(401);
     expect((await getPath(baseUrl, '/healthz')).body).toEqual({ status: 'ok' });
     const metrics = await fetch(`${baseUrl}/metrics`, { headers: { authorization: 'Bearer metrics-token-123' } });

@@ -1,8 +1,8 @@
 import type { Config } from '../../config/config-schema.js';
 import { endpointProblem } from '../create-model.js';
-import { type DoctorLine, doctorLine, formatSeconds } from './doctor-line.js';
-import { type ModelProbe, modelListUrl, probeModelEndpoint } from './probe-model-endpoint.js';
-import { describeNetworkCode } from './describe-network-code.js';
+import { type DoctorLine, doctorLine, formatSeconds } from '../../doctor/doctor-line.js';
+import { type ModelProbe, modelListUrl, probeModelEndpoint } from '../../doctor/probe-model-endpoint.js';
+import { describeNetworkCode } from '../../doctor/describe-network-code.js';
 
 type Endpoint = Config['model']['primary'];
 

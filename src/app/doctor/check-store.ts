@@ -1,9 +1,9 @@
 import { describeError } from '../../errors/echo-error.js';
 import { createStore } from '../../store/create-store.js';
 import type { Store } from '../../store/key-value-namespace.js';
-import { type DoctorLine, doctorLine, formatSeconds } from './doctor-line.js';
+import { type DoctorLine, doctorLine, formatSeconds } from '../../doctor/doctor-line.js';
 import { isClusterStore } from '../open-event-bus.js';
-import { probeTcp } from './probe-tcp.js';
+import { probeTcp } from '../../doctor/probe-tcp.js';
 
 /** The store line, and whether a store client was left behind still trying to connect (the process must then be ended). */
 export type StoreCheck = { readonly line: DoctorLine; readonly abandoned: boolean };

@@ -1,6 +1,6 @@
 import { describeExecSandbox, type ExecSandbox } from '../../../tools/index.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
-import type { BubblewrapProbe } from './probe-bubblewrap.js';
+import { type DoctorLine, doctorLine } from '../../doctor/doctor-line.js';
+import type { BubblewrapProbe } from '../../doctor/probe-bubblewrap.js';
 
 /**
  * Which sandbox exec runs commands in: bubblewrap found and working (fine), required but missing or

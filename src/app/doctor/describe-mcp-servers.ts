@@ -1,6 +1,6 @@
 import type { Config } from '../../config/config-schema.js';
 import type { McpProbe } from '../probe-mcp-servers.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
+import { type DoctorLine, doctorLine } from '../../doctor/doctor-line.js';
 
 /** One line per configured MCP server: up with how many tools, or why it is not (it will be retried while the agent runs). Pure. */
 export function describeMcpServers(config: Config, probe: McpProbe): DoctorLine[] {

@@ -48,7 +48,7 @@ describe('npm start loads only what is configured', () => {
         ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS'),
         OPENAI_BASE_URL: model.url,
         ECHO_DATA_DIR: join(folder, 'data'),
-        WEBHOOK_PORT: '0',
+        GATEWAY_PORT: '0',
         ECHO_LOG_LEVEL: 'warn',
         ECHO_TEST_MODULE_LOG: log,
       },

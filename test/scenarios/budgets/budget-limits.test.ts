@@ -107,7 +107,7 @@ cron:
     const configFile = join(folder, 'budgets.yaml');
     writeFileSync(configFile, 'budgets:\n  softLimit: 0.5\n  global: { daily: { tokens: 30 } }\n');
     const secret = 'budget-webhook-secret';
-    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' } });
+    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0' } });
     try {
       const { baseUrl } = gatewayOf(test.app);
       const send = (text: string) => postSigned({ baseUrl, secret, body: { chatId: 'orders', senderId: 'erp', text }, query: '?wait=true' });

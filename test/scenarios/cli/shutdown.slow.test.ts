@@ -25,7 +25,7 @@ describe('npm start and shutdown', () => {
     it(`prints one line per channel, then stops on ${signal} and exits 0`, async () => {
       const child = spawn(process.execPath, [resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
         cwd: repositoryRoot,
-        env: { ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG'), OPENAI_BASE_URL: model.url, ECHO_DATA_DIR: dataDir, WEBHOOK_PORT: '0', ECHO_LOG_LEVEL: 'warn' },
+        env: { ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG'), OPENAI_BASE_URL: model.url, ECHO_DATA_DIR: dataDir, GATEWAY_PORT: '0', ECHO_LOG_LEVEL: 'warn' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let stdout = '';

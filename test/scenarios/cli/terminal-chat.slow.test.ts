@@ -63,7 +63,7 @@ describe('npm run chat (compiled, piped stdin)', () => {
 
   it('stops with one sentence when the configured Redis does not answer, instead of hanging', async () => {
     const result = await runCompiled(['start'], {
-      environment: { ...environmentWithout(...modelVariables), OPENAI_BASE_URL: model.url, ECHO_DATA_DIR: dataDir, ECHO_STORAGE_URL: 'redis://127.0.0.1:6390', WEBHOOK_PORT: '0' },
+      environment: { ...environmentWithout(...modelVariables), OPENAI_BASE_URL: model.url, ECHO_DATA_DIR: dataDir, ECHO_STORAGE_URL: 'redis://127.0.0.1:6390', GATEWAY_PORT: '0' },
     });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('did not answer within 5 s: is it running and reachable?');

@@ -31,7 +31,7 @@ describe.skipIf(!postgresUp)('two instances on one PostgreSQL', () => {
             TELEGRAM_API_ROOT: emulator.apiRoot,
             TELEGRAM_ALLOW_FROM: '501,502',
             OPENAI_BASE_URL: model.url,
-            WEBHOOK_PORT: '0',
+            GATEWAY_PORT: '0',
           },
           configFile: undefined,
         }),

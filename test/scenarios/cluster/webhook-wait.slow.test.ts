@@ -29,7 +29,7 @@ describe.skipIf(!postgresUp)('?wait=true across instances', () => {
     cleanups.push(async () => rmSync(folder, { recursive: true, force: true }));
     const oneSlot = join(folder, 'one-slot.yaml');
     writeFileSync(oneSlot, 'bus:\n  maxConcurrentTurns: 1\n');
-    const environment = { ECHO_STORAGE_URL: database.url, OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' };
+    const environment = { ECHO_STORAGE_URL: database.url, OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0' };
     const blocker = createGate();
     cleanups.push(async () => blocker.open());
     model.setFallback(async (_body, context) => {

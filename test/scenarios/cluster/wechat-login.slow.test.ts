@@ -40,7 +40,7 @@ describe.skipIf(!postgresUp)('the WeChat login in cluster mode', () => {
       }
       return { text: `answer: ${context.lastUserText}` };
     });
-    const environment = { ECHO_STORAGE_URL: database.url, OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0', WECHAT_ENABLED: 'true', WECHAT_ALLOW_FROM: 'alice' };
+    const environment = { ECHO_STORAGE_URL: database.url, OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0', WECHAT_ENABLED: 'true', WECHAT_ALLOW_FROM: 'alice' };
     const start = async (world: WechatMockWorld, configFile?: string): Promise<TestApp> => {
       const wechat = createWechatAdapter({ puppet: world.puppet, sendIntervalMs: 0, sendJitterMs: 0, printQrCode: () => undefined });
       const app = await startTestApp({ environment, configFile, channels: builtinChannels.map((adapter) => (adapter.name === wechat.name ? wechat : adapter)) });

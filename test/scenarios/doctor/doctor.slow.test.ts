@@ -17,7 +17,7 @@ const configVariables = [
   'OPENAI_API_KEY', 'OPENAI_BASE_URL', 'ANTHROPIC_API_KEY', 'ECHO_MODEL', 'ECHO_ANTHROPIC_MODEL', 'ECHO_DATA_DIR', 'ECHO_STORAGE_URL', 'ECHO_LOG_LEVEL',
   'ECHO_CONFIG', 'ECHO_TIMEZONE', 'ECHO_LOCALE', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_API_ROOT', 'TELEGRAM_ALLOW_FROM', 'TELEGRAM_APPROVERS', 'TELEGRAM_GROUPS',
   'TELEGRAM_SESSION_PER_USER', 'TELEGRAM_STREAMING', 'TELEGRAM_MODE', 'TELEGRAM_WEBHOOK_URL', 'TELEGRAM_WEBHOOK_SECRET', 'WECHAT_ENABLED', 'WECHAT_PUPPET',
-  'WECHAT_PUPPET_TOKEN', 'WECHAT_ALLOW_FROM', 'WECHAT_APPROVERS', 'WECHAT_ROOMS', 'WECHAT_LOCALE', 'WEBHOOK_HOST', 'WEBHOOK_PORT', 'WEBHOOK_SECRET',
+  'WECHAT_PUPPET_TOKEN', 'WECHAT_ALLOW_FROM', 'WECHAT_APPROVERS', 'WECHAT_ROOMS', 'WECHAT_LOCALE', 'GATEWAY_HOST', 'GATEWAY_PORT', 'WEBHOOK_SECRET',
 ] as const;
 
 let model: ScriptedModelServer;
@@ -40,7 +40,7 @@ afterAll(async () => {
 /** The environment of a fresh clone with no keys, a temporary data folder and a free gateway port, plus the given variables. */
 async function environment(variables: Readonly<Record<string, string>> = {}): Promise<Record<string, string | undefined>> {
   const blank = Object.fromEntries(configVariables.map((name) => [name, '']));
-  return { ...process.env, ...blank, ECHO_DATA_DIR: mkdtempSync(join(scratch, 'data-')), WEBHOOK_PORT: String(await findFreePort()), ...variables };
+  return { ...process.env, ...blank, ECHO_DATA_DIR: mkdtempSync(join(scratch, 'data-')), GATEWAY_PORT: String(await findFreePort()), ...variables };
 }
 
 /** The report's lines that carry the given symbol. */
@@ -55,7 +55,7 @@ describe('npm run doctor (compiled)', () => {
     ]);
     expect(result.stdout).toContain('– telegram  off: TELEGRAM_BOT_TOKEN is not set');
     expect(result.stdout).toContain('– webhook   POST /v1/messages off: WEBHOOK_SECRET is not set');
-    expect(result.stdout).toContain('✓ tools     terminal, cron (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
+    expect(result.stdout).toContain('✓ tools     cli, schedules (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
     expect(result.stdout).toContain('1 problem marked ✗');
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at /);
     expect(result.stderr).toBe('');
@@ -80,7 +80,7 @@ describe('npm run doctor (compiled)', () => {
     expect(result.stdout).toContain(`✓ model     openai:scripted-model: reachable at 127.0.0.1:${model.port}`);
     expect(result.stdout).toContain('✓ telegram  @TestNameBot (polling via');
     expect(result.stdout).toContain('✓ webhook   POST /v1/messages on');
-    expect(result.stdout).toContain('✓ tools     telegram, webhook, terminal, cron (messaging)');
+    expect(result.stdout).toContain('✓ tools     telegram, webhook, cli, schedules (messaging)');
     expect(result.stdout).toContain('Everything needed is in place.');
     expect(model.requests.some((request) => request.path === '/v1/models' && request.headers.authorization === `Bearer ${modelKey}`)).toBe(true);
     for (const secret of secrets) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);

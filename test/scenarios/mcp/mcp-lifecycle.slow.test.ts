@@ -100,7 +100,7 @@ describe('MCP server lifecycle', () => {
       ['mcp:', '  servers:', ...serverYaml('files', [filesystemServerScript, folder.path], [`      mounts: [${JSON.stringify(folder.path)}]`, '      tools:', '        read_text_file: { risk: read_only }']), 'tools:', '  alsoAllow: ["files__*"]', ''].join('\n'),
     );
     const model = await createScriptedModelServer();
-    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: 'mcp-webhook-secret', WEBHOOK_PORT: '0' } });
+    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: 'mcp-webhook-secret', GATEWAY_PORT: '0' } });
     try {
       model.enqueue({
         toolCalls: [

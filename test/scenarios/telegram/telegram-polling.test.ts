@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { type TelegramChannel, createTelegramChannel } from '../../../channels/telegram/index.js';
 import type { InboundEvent } from '../../../src/events/inbound-event.js';
 import { messagesFor } from '../../../src/i18n/messages.js';
+import { withChannelStrings } from '../../../src/i18n/with-channel-strings.js';
+import { telegramStrings } from '../../../channels/telegram/telegram-strings.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
 import { createStore } from '../../../src/store/create-store.js';
 import type { Store } from '../../../src/store/key-value-namespace.js';
@@ -29,7 +31,7 @@ async function startHarness(polling: { stallTimeoutMs?: number; retryBaseMs?: nu
     groups: [],
     sessionPerUser: false,
     streaming: false,
-    messages: messagesFor('en'),
+    messages: withChannelStrings(messagesFor('en'), telegramStrings),
     logger,
     store,
     timezone: 'UTC',

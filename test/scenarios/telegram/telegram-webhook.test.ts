@@ -36,7 +36,7 @@ describe('telegram webhook mode through the HTTP gateway', () => {
     const port = await findFreePort();
     testApp = await startTestApp({
       configFile,
-      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: '1001', OPENAI_BASE_URL: model.url, WEBHOOK_PORT: String(port) },
+      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: emulator.apiRoot, TELEGRAM_ALLOW_FROM: '1001', OPENAI_BASE_URL: model.url, GATEWAY_PORT: String(port) },
     });
     const update = { update_id: 9001, message: { message_id: 41, date: 0, from: { id: 1001, is_bot: false, first_name: 'Alice' }, chat: { id: 1001, type: 'private' }, text: 'hello over the webhook' } };
     const post = (headers: Record<string, string>) =>
@@ -65,7 +65,7 @@ describe('telegram webhook mode through the HTTP gateway', () => {
     const port = await findFreePort();
     testApp = await startTestApp({
       configFile,
-      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: proxy.apiRoot, TELEGRAM_ALLOW_FROM: '1001', OPENAI_BASE_URL: model.url, ECHO_TRANSCRIPTION_BASE_URL: model.url, WEBHOOK_PORT: String(port) },
+      environment: { TELEGRAM_BOT_TOKEN: scenarioToken, TELEGRAM_API_ROOT: proxy.apiRoot, TELEGRAM_ALLOW_FROM: '1001', OPENAI_BASE_URL: model.url, ECHO_TRANSCRIPTION_BASE_URL: model.url, GATEWAY_PORT: String(port) },
     });
     const post = async (update: unknown) => {
       const response = await fetch(`http://127.0.0.1:${port}/telegram/hook`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-telegram-bot-api-secret-token': secret }, body: JSON.stringify(update) });

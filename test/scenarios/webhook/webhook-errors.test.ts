@@ -12,7 +12,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   model = await createScriptedModelServer();
-  test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' } });
+  test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0' } });
   baseUrl = gatewayOf(test.app).baseUrl;
 });
 afterAll(async () => {

@@ -31,7 +31,7 @@ afterEach(async () => {
 async function startWith(yaml: string): Promise<(text: string, headers?: Record<string, string>) => ReturnType<typeof postSigned>> {
   const configFile = join(folder, `config-${running.length}-${Date.now()}.yaml`);
   writeFileSync(configFile, yaml);
-  const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' } });
+  const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0' } });
   running.push(test);
   const { baseUrl } = gatewayOf(test.app);
   return (text, headers) => postSigned({ baseUrl, secret, body: { chatId: 'failed-turns', senderId: 'erp', text }, query: '?wait=true', headers });

@@ -27,7 +27,7 @@ afterEach(async () => {
 async function startWith(yaml: string) {
   const configFile = join(folder, `config-${running.length}-${Date.now()}.yaml`);
   writeFileSync(configFile, yaml);
-  const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' } });
+  const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0' } });
   running.push(test);
   const gateway = gatewayOf(test.app);
   gateway.channel.allowHttpCallbacksForTests();
@@ -99,7 +99,7 @@ describe('webhook limits', () => {
   });
 
   it('keeps /v1/messages off without a secret, and says so at start-up', async () => {
-    const test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, WEBHOOK_PORT: '0' } });
+    const test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, GATEWAY_PORT: '0' } });
     running.push(test);
     expect(test.app.startupLines).toContain('webhook: off (/v1/messages is not served: WEBHOOK_SECRET is not set)');
     expect(test.app.startupLines).toContain('gateway: 127.0.0.1:0 (/healthz, /metrics)');

@@ -11,7 +11,7 @@ let baseUrl: string;
 
 beforeAll(async () => {
   model = await createScriptedModelServer();
-  test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, WEBHOOK_PORT: '0' } });
+  test = await startTestApp({ environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: secret, GATEWAY_PORT: '0' } });
   const gateway = gatewayOf(test.app);
   gateway.channel.allowHttpCallbacksForTests();
   baseUrl = gateway.baseUrl;
@@ -36,7 +36,7 @@ describe('the webhook gateway over real HTTP', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ reply: 'pong from the model', runId: expect.any(String) });
     const system = JSON.stringify(model.requests.at(-1)?.body?.messages?.[0]);
-    expect(system).toContain('started by another system through the webhook API');
+    expect(system).toContain('started by another system through the HTTP API');
   });
 
   it('answers 202 with a run id at once without ?wait', async () => {

@@ -97,7 +97,7 @@ describe('createApprovalGate: 3. unattended turns', () => {
   });
 
   it.each(['read_only', 'write'] as const)('runs a %s tool that does not need to ask', async (risk) => {
-    expect(await gateWith()(request('memory', risk, 'by-risk', { ...unattended, origin: 'webhook' }))).toEqual({ decision: 'allow', source: 'unattended-policy' });
+    expect(await gateWith()(request('memory', risk, 'by-risk', { ...unattended, origin: 'system' }))).toEqual({ decision: 'allow', source: 'unattended-policy' });
   });
 
   it("denies an 'always' tool when cards cannot reach an approver", async () => {

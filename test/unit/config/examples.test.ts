@@ -1,3 +1,4 @@
+import { channelConfigSections } from '../../../src/app/builtin-channels.js';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,7 +13,7 @@ describe('config/examples', () => {
   });
 
   it.each(examples)('%s is valid over config/default.yaml', (name) => {
-    const loaded = loadConfig({ root: repositoryRoot, configFile: join('config', 'examples', name), environment: {} });
+    const loaded = loadConfig({ channels: channelConfigSections(), root: repositoryRoot, configFile: join('config', 'examples', name), environment: {} });
     expect(loaded.ok ? [] : loaded.errors).toEqual([]);
   });
 });

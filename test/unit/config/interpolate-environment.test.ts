@@ -2,11 +2,14 @@
 import { describe, expect, it } from 'vitest';
 import { collectSecrets } from '../../../src/config/collect-secrets.js';
 import { commaList, flexibleBoolean } from '../../../src/config/comma-list.js';
-import { configSchema } from '../../../src/config/config-schema.js';
+import { channelConfigSections } from '../../../src/app/builtin-channels.js';
+import { createConfigSchema } from '../../../src/config/config-schema.js';
 import { interpolateEnvironment, type MissingVariable } from '../../../src/config/interpolate-environment.js';
 import { isSecretName } from '../../../src/config/is-secret-name.js';
 import { mergeConfig } from '../../../src/config/merge-config.js';
 import { parseDotenv } from '../../../src/config/parse-dotenv.js';
+
+const configSchema = createConfigSchema(channelConfigSections());
 
 describe('interpolateEnvironment', () => {
   it('replaces ${VAR} and ${VAR:-default} in every string of the tree', () => {
@@ -114,6 +117,6 @@ describe('config value helpers', () => {
       channels: { telegram: { token: '123:telegram', webhookSecret: 'tg-hook-secret' }, wechat: { puppetToken: 'puppet-token' }, webhook: { secret: 'webhook-secret' } },
       tools: { credentials: { web_fetch: { apiKey: 'fetch-credential' } } },
     });
-    expect(collectSecrets(config).sort()).toEqual(['123:telegram', 'fetch-credential', 'puppet-token', 'sk-primary', 'tg-hook-secret', 'webhook-secret']);
+    expect(collectSecrets(config, channelConfigSections()).sort()).toEqual(['123:telegram', 'fetch-credential', 'puppet-token', 'sk-primary', 'tg-hook-secret', 'webhook-secret']);
   });
 });

@@ -1,4 +1,7 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: these tests are about ${VAR} placeholders written in plain strings.
+import { telegramConfig } from '../../../channels/telegram/telegram-config.js';
+import { webhookConfig } from '../../../channels/webhook/webhook-config.js';
+import { channelConfigSections } from '../../../src/app/builtin-channels.js';
 import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -35,7 +38,7 @@ function errorsOf(result: ReturnType<typeof loadConfig>): readonly string[] {
 describe('loadConfig: config/default.yaml', () => {
   it('loads with an empty environment, every documented default in place', () => {
     const root = projectRoot();
-    const { config, files } = loaded(loadConfig({ root, environment: {} }));
+    const { config, files } = loaded(loadConfig({ channels: channelConfigSections(), root, environment: {} }));
     expect(files).toEqual([join(root, 'config', 'default.yaml')]);
     expect(config.model.primary).toEqual({ provider: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: undefined, name: 'gpt-4o-mini', timeoutMs: 60_000, stream: true, vision: true });
     expect(config.model.transcription).toEqual({ baseUrl: undefined, apiKey: undefined, model: 'whisper-1', timeoutMs: 120_000 });
@@ -45,21 +48,23 @@ describe('loadConfig: config/default.yaml', () => {
     expect(config.log.level).toBe('info');
     expect(config.agent).toMatchObject({ timezone: 'UTC', locale: 'en', maxIterations: 12 });
     expect(config.tools).toMatchObject({ profile: 'messaging', allow: [], alsoAllow: [], deny: [], network: 'public-only' });
-    expect(config.channels.telegram).toMatchObject({ token: undefined, apiRoot: 'https://api.telegram.org', allowFrom: [], approvers: [] });
+    // An unset variable leaves its key out, so the schema's default (or nothing) applies.
+    expect(telegramConfig.read(config).token).toBeUndefined();
+    expect(config.channels.telegram).toMatchObject({ apiRoot: 'https://api.telegram.org', allowFrom: [], approvers: [] });
     expect(config.channels.wechat).toMatchObject({ enabled: false, puppet: 'wechaty-puppet-wechat4u', allowFrom: [] });
-    expect(config.channels.webhook).toMatchObject({ secret: undefined });
+    expect(webhookConfig.read(config).secret).toBeUndefined();
     expect(config.gateway).toMatchObject({ host: '127.0.0.1', port: 8787, metricsToken: undefined });
     expect(config.approvals).toMatchObject({ timeoutMinutes: 30, route: 'origin', require: [], autoApprove: [] });
   });
 
   it('is the shipped file of the repository that loads this way', () => {
-    expect(loadConfig({ root: repositoryRoot, environment: {}, configFile: join(repositoryRoot, 'config', 'default.yaml') }).ok).toBe(true);
+    expect(loadConfig({ channels: channelConfigSections(), root: repositoryRoot, environment: {}, configFile: join(repositoryRoot, 'config', 'default.yaml') }).ok).toBe(true);
   });
 
   it('honours every documented environment variable', () => {
     const root = projectRoot();
     const { config } = loaded(
-      loadConfig({
+      loadConfig({ channels: channelConfigSections(),
         root,
         environment: {
           OPENAI_API_KEY: 'sk-test',
@@ -76,8 +81,8 @@ describe('loadConfig: config/default.yaml', () => {
           WECHAT_PUPPET: 'wechaty-puppet-mock',
           WECHAT_ALLOW_FROM: 'alice,bob',
           WECHAT_APPROVERS: 'alice',
-          WEBHOOK_HOST: '0.0.0.0',
-          WEBHOOK_PORT: '9999',
+          GATEWAY_HOST: '0.0.0.0',
+          GATEWAY_PORT: '9999',
           WEBHOOK_SECRET: 'hook-secret',
           ECHO_TIMEZONE: 'Europe/Paris',
           ECHO_MODEL_VISION: 'false',
@@ -101,13 +106,13 @@ describe('loadConfig: config/default.yaml', () => {
   });
 
   it('reads a comma list from the environment, trimming spaces and dropping empty items', () => {
-    const { config } = loaded(loadConfig({ root: projectRoot(), environment: { TELEGRAM_ALLOW_FROM: '1, 2', TELEGRAM_APPROVERS: ' 3 ,, 4 ,' } }));
-    expect(config.channels.telegram.allowFrom).toEqual(['1', '2']);
-    expect(config.channels.telegram.approvers).toEqual(['3', '4']);
+    const { config } = loaded(loadConfig({ channels: channelConfigSections(), root: projectRoot(), environment: { TELEGRAM_ALLOW_FROM: '1, 2', TELEGRAM_APPROVERS: ' 3 ,, 4 ,' } }));
+    expect(telegramConfig.read(config).allowFrom).toEqual(['1', '2']);
+    expect(telegramConfig.read(config).approvers).toEqual(['3', '4']);
   });
 
   it('uses ${VAR:-default} when the variable is empty as well as when it is unset', () => {
-    const { config } = loaded(loadConfig({ root: projectRoot(), environment: { ECHO_MODEL: '' } }));
+    const { config } = loaded(loadConfig({ channels: channelConfigSections(), root: projectRoot(), environment: { ECHO_MODEL: '' } }));
     expect(config.model.primary.name).toBe('gpt-4o-mini');
   });
 });
@@ -118,7 +123,7 @@ describe('loadConfig: overlays', () => {
 
   it('merges config/local.yaml over default.yaml when present', () => {
     const root = projectRoot({ 'config/local.yaml': local });
-    const result = loaded(loadConfig({ root, environment: {} }));
+    const result = loaded(loadConfig({ channels: channelConfigSections(), root, environment: {} }));
     expect(result.config.agent.name).toBe('from-local');
     expect(result.config.model.primary.baseUrl).toBe('https://api.openai.com/v1');
     expect(result.files).toEqual([join(root, 'config', 'default.yaml'), join(root, 'config', 'local.yaml')]);
@@ -126,7 +131,7 @@ describe('loadConfig: overlays', () => {
 
   it('a --config FILE takes the place of config/local.yaml, relative to the root, interpolated too', () => {
     const root = projectRoot({ 'config/local.yaml': local, 'mine.yaml': overlay });
-    const result = loaded(loadConfig({ root, configFile: 'mine.yaml', environment: { OVERLAY_MODEL: 'qwen' } }));
+    const result = loaded(loadConfig({ channels: channelConfigSections(), root, configFile: 'mine.yaml', environment: { OVERLAY_MODEL: 'qwen' } }));
     expect(result.config.agent.name).toBe('from-overlay');
     expect(result.config.model.primary.name).toBe('qwen');
     expect(result.files).toEqual([join(root, 'config', 'default.yaml'), join(root, 'mine.yaml')]);
@@ -134,18 +139,18 @@ describe('loadConfig: overlays', () => {
 
   it('ECHO_CONFIG names the overlay when --config is not given', () => {
     const root = projectRoot({ 'config/local.yaml': local, 'mine.yaml': overlay });
-    const result = loaded(loadConfig({ root, environment: { ECHO_CONFIG: join(root, 'mine.yaml'), OVERLAY_MODEL: 'm' } }));
+    const result = loaded(loadConfig({ channels: channelConfigSections(), root, environment: { ECHO_CONFIG: join(root, 'mine.yaml'), OVERLAY_MODEL: 'm' } }));
     expect(result.config.agent.name).toBe('from-overlay');
   });
 
   it('reports an overlay file that does not exist', () => {
     const root = projectRoot();
-    expect(errorsOf(loadConfig({ root, configFile: 'missing.yaml', environment: {} }))).toEqual([`The config file ${join(root, 'missing.yaml')} does not exist.`]);
+    expect(errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'missing.yaml', environment: {} }))).toEqual([`The config file ${join(root, 'missing.yaml')} does not exist.`]);
   });
 
   it('lets an overlay list replace a default list instead of merging it', () => {
     const root = projectRoot({ 'over.yaml': 'tools:\n  deny: [exec]\n  alsoAllow:\n    - read_file\n' });
-    const { config } = loaded(loadConfig({ root, configFile: 'over.yaml', environment: {} }));
+    const { config } = loaded(loadConfig({ channels: channelConfigSections(), root, configFile: 'over.yaml', environment: {} }));
     expect(config.tools.deny).toEqual(['exec']);
     expect(config.tools.alsoAllow).toEqual(['read_file']);
   });
@@ -157,29 +162,29 @@ describe('loadConfig: .env in the project root', () => {
     vi.stubEnv('ECHO_CONFIG', undefined);
     vi.stubEnv('TELEGRAM_ALLOW_FROM', undefined);
     const root = projectRoot({ '.env': '# local settings\nECHO_MODEL=from-dotenv\nexport TELEGRAM_ALLOW_FROM="5, 6"\n' });
-    const { config } = loaded(loadConfig({ root }));
+    const { config } = loaded(loadConfig({ channels: channelConfigSections(), root }));
     expect(config.model.primary.name).toBe('from-dotenv');
-    expect(config.channels.telegram.allowFrom).toEqual(['5', '6']);
+    expect(telegramConfig.read(config).allowFrom).toEqual(['5', '6']);
   });
 
   it('lets the real environment win over .env', () => {
     vi.stubEnv('ECHO_MODEL', 'from-environment');
     vi.stubEnv('ECHO_CONFIG', undefined);
     const root = projectRoot({ '.env': 'ECHO_MODEL=from-dotenv\n' });
-    expect(loaded(loadConfig({ root })).config.model.primary.name).toBe('from-environment');
+    expect(loaded(loadConfig({ channels: channelConfigSections(), root })).config.model.primary.name).toBe('from-environment');
   });
 
   it('works without a .env file', () => {
     vi.stubEnv('ECHO_MODEL', undefined);
     vi.stubEnv('ECHO_CONFIG', undefined);
-    expect(loaded(loadConfig({ root: projectRoot() })).config.model.primary.name).toBe('gpt-4o-mini');
+    expect(loaded(loadConfig({ channels: channelConfigSections(), root: projectRoot() })).config.model.primary.name).toBe('gpt-4o-mini');
   });
 });
 
 describe('loadConfig: invalid files', () => {
   it('reports every bad key with its path, what was expected and a hint', () => {
     const root = projectRoot({ 'bad.yaml': 'log:\n  level: loud\ngateway:\n  port: not-a-port\nagent:\n  maxIterations: 0\n' });
-    const errors = errorsOf(loadConfig({ root, configFile: 'bad.yaml', environment: {} }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'bad.yaml', environment: {} }));
     expect(errors).toHaveLength(3);
     expect(errors).toContain('log.level: Invalid option: expected one of "fatal"|"error"|"warn"|"info"|"debug"|"trace"|"silent" (got "loud"). Use one of: fatal, error, warn, info, debug, trace, silent');
     expect(errors.find((line) => line.startsWith('gateway.port: '))).toMatch(/expected number.*\(got "not-a-port"\)\. Write a plain number, e\.g\. 8787$/);
@@ -187,13 +192,13 @@ describe('loadConfig: invalid files', () => {
   });
 
   it('reports a bad value that came from an environment variable at its config path', () => {
-    const errors = errorsOf(loadConfig({ root: projectRoot(), environment: { WEBHOOK_PORT: 'eighty' } }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root: projectRoot(), environment: { GATEWAY_PORT: 'eighty' } }));
     expect(errors).toEqual([expect.stringMatching(/^gateway\.port: .*\(got "eighty"\)/)]);
   });
 
   it('never echoes the value of a secret-named key', () => {
     const root = projectRoot({ 'bad.yaml': 'channels:\n  webhook:\n    secret: [hunter2-secret-value]\n  telegram:\n    token: {nested: tg-secret-value}\n' });
-    const errors = errorsOf(loadConfig({ root, configFile: 'bad.yaml', environment: {} }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'bad.yaml', environment: {} }));
     expect(errors).toHaveLength(2);
     expect(errors.join('\n')).not.toContain('hunter2');
     expect(errors.join('\n')).not.toContain('tg-secret-value');
@@ -202,14 +207,14 @@ describe('loadConfig: invalid files', () => {
 
   it('never echoes a secret from the environment either (WEBHOOK_SECRET of a bad type)', () => {
     const root = projectRoot({ 'bad.yaml': 'channels:\n  webhook:\n    secret: 12345678\n' });
-    const errors = errorsOf(loadConfig({ root, configFile: 'bad.yaml', environment: { WEBHOOK_SECRET: 'ignored' } }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'bad.yaml', environment: { WEBHOOK_SECRET: 'ignored' } }));
     expect(errors).toEqual([expect.stringContaining('channels.webhook.secret: ')]);
     expect(errors[0]).not.toContain('12345678');
   });
 
   it('reports unknown keys at every level', () => {
     const root = projectRoot({ 'bad.yaml': 'colour: blue\nagent:\n  maxIterationz: 3\nbus:\n  maxQueue: 5\nchannels:\n  slack: {}\n  telegram:\n    allowfrom: "1"\n' });
-    const errors = errorsOf(loadConfig({ root, configFile: 'bad.yaml', environment: {} }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'bad.yaml', environment: {} }));
     expect(errors).toEqual(
       expect.arrayContaining([
         '(root): Unrecognized key: "colour" (got a section). Check the spelling against docs/configuration.md',
@@ -224,20 +229,20 @@ describe('loadConfig: invalid files', () => {
 
   it('does not echo the secrets of a section that holds an unknown key', () => {
     const root = projectRoot({ 'bad.yaml': 'channels:\n  telegram:\n    botTokn: misspelt\n' });
-    const errors = errorsOf(loadConfig({ root, configFile: 'bad.yaml', environment: { TELEGRAM_BOT_TOKEN: '123456:REAL-TOKEN' } }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'bad.yaml', environment: { TELEGRAM_BOT_TOKEN: '123456:REAL-TOKEN' } }));
     expect(errors).toEqual(['channels.telegram: Unrecognized key: "botTokn" (got a section). Check the spelling against docs/configuration.md']);
     expect(errors.join('')).not.toContain('REAL-TOKEN');
   });
 
   it('reports invalid YAML as one sentence naming the file', () => {
     const root = projectRoot({ 'broken.yaml': 'agent:\n  name: [unclosed\n  x: : :\n' });
-    const errors = errorsOf(loadConfig({ root, configFile: 'broken.yaml', environment: {} }));
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'broken.yaml', environment: {} }));
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(new RegExp(`^${join(root, 'broken.yaml').replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')} is not valid YAML: [^\\n]+ at line \\d+, column \\d+\\.$`));
   });
 
   it('reports a file that is not a mapping at the root', () => {
     const root = projectRoot({ 'list.yaml': '- a\n- b\n' });
-    expect(errorsOf(loadConfig({ root, configFile: 'list.yaml', environment: {} }))).toEqual([expect.stringMatching(/^\(root\): .*expected object.*\(got a list\)$/)]);
+    expect(errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'list.yaml', environment: {} }))).toEqual([expect.stringMatching(/^\(root\): .*expected object.*\(got a list\)$/)]);
   });
 });

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Risk } from '../../../src/events/risk.js';
+import { telegramStrings } from '../../../channels/telegram/telegram-strings.js';
+import { wechatStrings } from '../../../channels/wechat/wechat-strings.js';
 import { messagesFor } from '../../../src/i18n/messages.js';
+import { withChannelStrings } from '../../../src/i18n/with-channel-strings.js';
 
 const failureKinds = ['rate-limited', 'auth', 'network', 'timeout', 'server', 'bad-request'];
 const risks: readonly Risk[] = ['read_only', 'write', 'exec', 'dangerous'];
@@ -37,5 +40,15 @@ describe('the message catalogue', () => {
       zh.unpriced('3'),
     ];
     for (const text of texts) expect(text).not.toMatch(/[A-Za-z]/);
+  });
+
+  it("gives a channel the core catalogue and its own strings, both in the locale it was handed", () => {
+    const zh = withChannelStrings(messagesFor('zh-CN'), wechatStrings);
+    expect(zh.locale).toBe('zh-CN');
+    expect(zh.busy).toBe(messagesFor('zh-CN').busy);
+    expect(zh.wechatOutcomeLine('a1', '已批准')).toBe('审批 a1：已批准');
+    expect(withChannelStrings(messagesFor('en'), wechatStrings).wechatOutcomeLine('a1', 'approved')).toBe('Approval a1: approved');
+    const telegramZh = withChannelStrings(messagesFor('zh-CN'), telegramStrings);
+    for (const description of Object.values(telegramZh.telegramCommands)) expect(description.replace(/\/\w+ <id>/, '')).not.toMatch(/[A-Za-z]/);
   });
 });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { jobsFromConfig, syncConfigJobs } from '../../../src/scheduler/config-jobs.js';
 import type { StoredJob } from '../../../src/scheduler/job-store.js';
-import { configSchema } from '../../../src/config/config-schema.js';
+import { channelConfigSections } from '../../../src/app/builtin-channels.js';
+import { createConfigSchema } from '../../../src/config/config-schema.js';
+
+const configSchema = createConfigSchema(channelConfigSections());
 
 const config = configSchema.parse({
   agent: { timezone: 'Europe/Paris' },

@@ -1,12 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createScheduler } from '../../../src/scheduler/create-scheduler.js';
 import { createJobStore, type StoredJob } from '../../../src/scheduler/job-store.js';
-import { type Config, configSchema } from '../../../src/config/config-schema.js';
+import { channelConfigSections } from '../../../src/app/builtin-channels.js';
+import { type Config, createConfigSchema } from '../../../src/config/config-schema.js';
 import type { InboundEvent } from '../../../src/events/inbound-event.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
 import { createStore } from '../../../src/store/create-store.js';
 import type { Store } from '../../../src/store/key-value-namespace.js';
 import { createTelemetry } from '../../../src/telemetry/telemetry.js';
+
+const configSchema = createConfigSchema(channelConfigSections());
 
 let store: Store;
 const emitted: InboundEvent[] = [];

@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { checkDataFolder, describeFileError } from '../../../../src/app/doctor/check-data-folder.js';
+import { checkDataFolder, describeFileError } from '../../../../src/doctor/check-data-folder.js';
 import { checkStore, maskUrl } from '../../../../src/app/doctor/check-store.js';
 import { createScratchDatabase, isPostgresUp } from '../../../contracts/scratch-postgres.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describeEndpointProblem, describeModelProbe } from '../../../../src/app/doctor/check-model-endpoints.js';
-import { modelListUrl } from '../../../../src/app/doctor/probe-model-endpoint.js';
+import { modelListUrl } from '../../../../src/doctor/probe-model-endpoint.js';
 import type { Config } from '../../../../src/config/config-schema.js';
 
 type Endpoint = Config['model']['primary'];

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { describeGatewayExposure } from '../../../../src/app/doctor/check-webhook.js';
+import { describeGatewayExposure } from '../../../../src/doctor/check-gateway.js';
 import { describeExecSandboxLine } from '../../../../src/app/doctor/describe-exec-sandbox.js';
-import { probeBubblewrap } from '../../../../src/app/doctor/probe-bubblewrap.js';
-import { configWith } from './doctor-fixtures.js';
+import { probeBubblewrap } from '../../../../src/doctor/probe-bubblewrap.js';
+import { builtinChannels } from '../../../../src/app/builtin-channels.js';
+import type { Config } from '../../../../src/config/config-schema.js';
+import { configWith } from '../../../fakes/config-with.js';
 
 describe('describeExecSandboxLine', () => {
   it('says which mode exec runs in, and fails only when exec is offered without its sandbox', () => {
@@ -24,11 +26,13 @@ describe('probeBubblewrap', () => {
   });
 });
 
-describe('describeGatewayExposure', () => {
-  it('warns when the gateway is reachable from outside without a metrics token', () => {
-    expect(describeGatewayExposure(configWith())).toBeUndefined();
-    expect(describeGatewayExposure(configWith({ gateway: { host: '0.0.0.0' } }))?.status).toBe('warn');
-    expect(describeGatewayExposure(configWith({ channels: { telegram: { token: 't', mode: 'webhook' } } }))?.text).toContain('WEBHOOK_METRICS_TOKEN');
-    expect(describeGatewayExposure(configWith({ gateway: { host: '0.0.0.0', metricsToken: 'x' } }))).toBeUndefined();
+describe('describeGatewayExposure, from the adapters’ traits', () => {
+  it('warns when a channel serves public routes (a webhook mode) on a gateway without a metrics token', () => {
+    // Whether some channel serves public routes is what its adapter's traits say.
+    const exposure = (config: Config) => describeGatewayExposure(config.gateway, builtinChannels.some((adapter) => adapter.traits(config).publicRoutes === true));
+    expect(exposure(configWith())).toBeUndefined();
+    expect(exposure(configWith({ gateway: { host: '0.0.0.0' } }))?.status).toBe('warn');
+    expect(exposure(configWith({ channels: { telegram: { token: 't', mode: 'webhook' } } }))?.text).toContain('GATEWAY_METRICS_TOKEN');
+    expect(exposure(configWith({ gateway: { host: '0.0.0.0', metricsToken: 'x' } }))).toBeUndefined();
   });
 });

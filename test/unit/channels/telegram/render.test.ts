@@ -4,9 +4,11 @@ import { renderApprovalCard, renderQuestion, renderReply, renderResolvedCard } f
 import { markdownToTelegramMessages, renderTelegramHtml } from '../../../../channels/telegram/render-telegram-html.js';
 import type { ApprovalCard } from '../../../../src/events/approval-card.js';
 import { messagesFor } from '../../../../src/i18n/messages.js';
+import { withChannelStrings } from '../../../../src/i18n/with-channel-strings.js';
+import { telegramStrings } from '../../../../channels/telegram/telegram-strings.js';
 import { parseMarkdown } from '../../../../src/markdown/parse-markdown.js';
 
-const messages = messagesFor('en');
+const messages = withChannelStrings(messagesFor('en'), telegramStrings);
 const markdownToTelegramHtml = (markdown: string) => renderTelegramHtml(parseMarkdown(markdown));
 
 /** Throws unless every tag is closed in order and no `<`, `>` or bare `&` is left in the text. */

@@ -2,6 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createTelegramChannel } from '../../../../channels/telegram/index.js';
 import type { InboundEvent } from '../../../../src/events/inbound-event.js';
 import { messagesFor } from '../../../../src/i18n/messages.js';
+import { withChannelStrings } from '../../../../src/i18n/with-channel-strings.js';
+import { telegramStrings } from '../../../../channels/telegram/telegram-strings.js';
 import { createLogger } from '../../../../src/logging/create-logger.js';
 import { jsonRequest } from '../../../fakes/json-request.js';
 import { createStore } from '../../../../src/store/create-store.js';
@@ -25,7 +27,7 @@ async function webhookChannel(store: Store, groups: readonly string[]) {
     groups,
     sessionPerUser: false,
     streaming: false,
-    messages: messagesFor('en'),
+    messages: withChannelStrings(messagesFor('en'), telegramStrings),
     logger: await createLogger({ level: 'silent', pretty: false }),
     store,
     timezone: 'UTC',

@@ -32,7 +32,7 @@ describe('POST /v1/messages body and event', () => {
       channel: 'webhook',
       chatId: 'orders',
       sessionKey: 'webhook:orders',
-      origin: 'webhook',
+      origin: 'system',
       unattended: true,
       sender: { id: 'webhook' },
       text: 'hi',

@@ -29,11 +29,12 @@ const [log, dataDir, root] = process.argv.slice(2);
 register('./hooks.mjs', import.meta.url, { data: { log } });
 const mark = (label) => appendFileSync(log, '#' + label + '\\n');
 const { loadConfig } = await import('./src/config/load-config.js');
+const { channelConfigSections } = await import('./src/app/builtin-channels.js');
 const { createLogger } = await import('./src/logging/create-logger.js');
 const { createApp } = await import('./src/app/create-app.js');
 mark('imported');
 for (const enabled of ['false', 'true']) {
-  const loaded = loadConfig({ root, environment: { ECHO_DATA_DIR: dataDir + '/' + enabled, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'test-key', WECHAT_ENABLED: enabled, WEBHOOK_PORT: '0' } });
+  const loaded = loadConfig({ channels: channelConfigSections(), root, environment: { ECHO_DATA_DIR: dataDir + '/' + enabled, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'test-key', WECHAT_ENABLED: enabled, GATEWAY_PORT: '0' } });
   if (!loaded.ok) throw new Error(loaded.errors.join('; '));
   const logger = await createLogger({ level: 'silent', pretty: false });
   const created = await createApp({ config: loaded.config, logger, mode: 'server' });

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { renderCard, renderForWechat } from '../../../../channels/wechat/index.js';
 import type { ApprovalCard } from '../../../../src/events/approval-card.js';
 import { messagesFor } from '../../../../src/i18n/messages.js';
+import { withChannelStrings } from '../../../../src/i18n/with-channel-strings.js';
+import { wechatStrings } from '../../../../channels/wechat/wechat-strings.js';
 import { markdownToPlainMessages, markdownToPlainText as stripMarkdown } from '../../../../src/markdown/render-plain-text.js';
 import { splitText as splitMessage } from '../../../../src/markdown/split-text.js';
 
-const zh = messagesFor('zh-CN');
-const en = messagesFor('en');
+const zh = withChannelStrings(messagesFor('zh-CN'), wechatStrings);
+const en = withChannelStrings(messagesFor('en'), wechatStrings);
 const target = { channel: 'wechat', chatId: 'wxid_alice' };
 const card: ApprovalCard = {
   approvalId: 'k7m2p9q4r8s3',

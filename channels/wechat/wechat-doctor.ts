@@ -1,14 +1,19 @@
-import type { Config } from '../../config/config-schema.js';
-import type { WechatPuppetCheck } from '../../../channels/wechat/check-wechat-puppet.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
+import type { ChannelDoctor } from '../../src/doctor/channel-doctor.js';
+import { type DoctorLine, doctorLine } from '../../src/doctor/doctor-line.js';
+import type { WechatPuppetCheck } from './check-wechat-puppet.js';
+import { type WechatConfig as WechatSettings, wechatConfig } from './wechat-config.js';
 
-type WechatSettings = Config['channels']['wechat'];
+/** WeChat's doctor lines: on with `WECHAT_ENABLED`; then the puppet, and who can reach the bot. */
+export const wechatDoctor: ChannelDoctor = {
+  isConfigured: (config) => wechatConfig.read(config).enabled,
+  check: ({ config }) => checkWechat(wechatConfig.read(config)),
+};
 
 /** The WeChat lines: off unless enabled, else whether the puppet is installed and has its token, plus who can reach the bot. */
 export async function checkWechat(settings: WechatSettings): Promise<DoctorLine[]> {
   if (!settings.enabled) return [doctorLine('off', 'wechat', 'off: WECHAT_ENABLED is not true')];
   // The check only resolves the puppet package; wechaty itself is never imported here.
-  const { checkWechatPuppet } = await import('../../../channels/wechat/index.js');
+  const { checkWechatPuppet } = await import('./check-wechat-puppet.js');
   return [describeWechatPuppet(checkWechatPuppet({ puppet: settings.puppet, puppetToken: settings.puppetToken }), settings), ...wechatWarnings(settings)];
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { describeBudgets } from '../../../../src/app/doctor/describe-budgets.js';
-import { configWith } from './doctor-fixtures.js';
+import { describeBudgets } from '../../../src/doctor/describe-budgets.js';
+import { configWith } from '../../fakes/config-with.js';
 
 describe('the doctor on budgets', () => {
   it('says budgets are off by default, and where a cautious start is', () => {

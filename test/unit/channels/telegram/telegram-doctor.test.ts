@@ -1,13 +1,14 @@
+import { telegramConfig } from '../../../../channels/telegram/telegram-config.js';
 import { describe, expect, it } from 'vitest';
-import { describeTelegramToken, telegramSettingsProblem, telegramWarnings } from '../../../../src/app/doctor/check-telegram.js';
-import { configWith } from './doctor-fixtures.js';
+import { describeTelegramToken, telegramSettingsProblem, telegramWarnings } from '../../../../channels/telegram/telegram-doctor.js';
+import { configWith } from '../../../fakes/config-with.js';
 
 const token = '123456789:AAHsecretsecretsecretsecret';
-const settings = (telegram: Record<string, unknown> = {}) => configWith({ channels: { telegram: { token, ...telegram } } }).channels.telegram;
+const settings = (telegram: Record<string, unknown> = {}) => telegramConfig.read(configWith({ channels: { telegram: { token, ...telegram } } }));
 
 describe('telegramSettingsProblem', () => {
   it('is off without a token, and says which variable', () => {
-    expect(telegramSettingsProblem(configWith().channels.telegram)).toEqual({ status: 'off', subject: 'telegram', text: 'off: TELEGRAM_BOT_TOKEN is not set' });
+    expect(telegramSettingsProblem(telegramConfig.read(configWith()))).toEqual({ status: 'off', subject: 'telegram', text: 'off: TELEGRAM_BOT_TOKEN is not set' });
   });
 
   it('fails a token that is not shaped like one, without printing it', () => {

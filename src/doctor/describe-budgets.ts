@@ -1,4 +1,4 @@
-import type { Config } from '../../config/config-schema.js';
+import type { Config } from '../config/config-schema.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
 const scopes = ['chat', 'user', 'job', 'global'] as const;

@@ -1,9 +1,14 @@
-import type { Config } from '../../config/config-schema.js';
-import type { TelegramTokenCheck } from '../../../channels/telegram/check-telegram-token.js';
-import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from '../../../channels/telegram/telegram-settings.js';
-import { type DoctorLine, doctorLine } from './doctor-line.js';
+import type { ChannelDoctor } from '../../src/doctor/channel-doctor.js';
+import { type DoctorLine, doctorLine } from '../../src/doctor/doctor-line.js';
+import type { TelegramTokenCheck } from './check-telegram-token.js';
+import { type TelegramConfig as TelegramSettings, telegramConfig } from './telegram-config.js';
+import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from './telegram-settings.js';
 
-type TelegramSettings = Config['channels']['telegram'];
+/** Telegram's doctor lines: on with a token; then `getMe`, who can reach the bot and who approves. */
+export const telegramDoctor: ChannelDoctor = {
+  isConfigured: (config) => telegramConfig.read(config).token !== undefined,
+  check: ({ config, timeoutMs }) => checkTelegram(telegramConfig.read(config), timeoutMs),
+};
 
 
 /** The Telegram lines: off without a token, else what `getMe` says, plus who can reach the bot and who approves. */
@@ -12,7 +17,7 @@ export async function checkTelegram(settings: TelegramSettings, timeoutMs: numbe
   if (problem !== undefined) return [problem];
   const token = settings.token ?? '';
   // telegraf loads only when there is a token to check, as at start-up.
-  const { checkTelegramToken } = await import('../../../channels/telegram/index.js');
+  const { checkTelegramToken } = await import('./check-telegram-token.js');
   const check = await checkTelegramToken({ token, apiRoot: settings.apiRoot, timeoutMs });
   return [describeTelegramToken(check, settings), ...telegramWarnings(settings)];
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { describeConfig, shortPath } from '../../../../src/app/doctor/describe-config.js';
-import { describeNodeVersion } from '../../../../src/app/doctor/describe-node-version.js';
-import { configWith } from './doctor-fixtures.js';
+import { describeConfig, shortPath } from '../../../src/doctor/describe-config.js';
+import { describeNodeVersion } from '../../../src/doctor/describe-node-version.js';
+import { configWith } from '../../fakes/config-with.js';
 
 const root = '/srv/echo-agent';
 

@@ -1,9 +1,10 @@
+import { wechatConfig } from '../../../../channels/wechat/wechat-config.js';
 import { describe, expect, it } from 'vitest';
 import { checkWechatPuppet, needsPuppetToken } from '../../../../channels/wechat/check-wechat-puppet.js';
-import { checkWechat, describeWechatPuppet, wechatWarnings } from '../../../../src/app/doctor/check-wechat.js';
-import { configWith } from './doctor-fixtures.js';
+import { checkWechat, describeWechatPuppet, wechatWarnings } from '../../../../channels/wechat/wechat-doctor.js';
+import { configWith } from '../../../fakes/config-with.js';
 
-const settings = (wechat: Record<string, unknown> = {}) => configWith({ channels: { wechat: { enabled: true, ...wechat } } }).channels.wechat;
+const settings = (wechat: Record<string, unknown> = {}) => wechatConfig.read(configWith({ channels: { wechat: { enabled: true, ...wechat } } }));
 const missing = (specifier: string): string => {
   throw Object.assign(new Error(`Cannot find package '${specifier}'`), { code: 'ERR_MODULE_NOT_FOUND' });
 };
@@ -30,7 +31,7 @@ describe('checkWechatPuppet', () => {
 
 describe('checkWechat', () => {
   it('is off unless WECHAT_ENABLED is true', async () => {
-    expect(await checkWechat(configWith().channels.wechat)).toEqual([{ status: 'off', subject: 'wechat', text: 'off: WECHAT_ENABLED is not true' }]);
+    expect(await checkWechat(wechatConfig.read(configWith()))).toEqual([{ status: 'off', subject: 'wechat', text: 'off: WECHAT_ENABLED is not true' }]);
   });
 
   it('fails a missing puppet with the npm command that installs it', async () => {

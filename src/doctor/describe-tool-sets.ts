@@ -1,23 +1,15 @@
-import type { Config, ToolSelection } from '../../config/config-schema.js';
-import { resolveToolSet } from '../../policy/resolve-tool-set.js';
+import type { Config, ToolSelection } from '../config/config-schema.js';
+import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
-type Scope = { readonly name: string; readonly channel?: Partial<ToolSelection> };
+/** Where turns run with one tool selection: a configured channel (with its own selection, if any), or scheduled turns. */
+export type ToolScope = { readonly name: string; readonly channel?: Partial<ToolSelection> };
 
 /**
- * The tool set each active channel will offer (profile expanded, the channel's override applied),
+ * The tool set each scope (the configured channels, as their adapters say) will offer (profile expanded, the channel's override applied),
  * channels with the same set on one line, then one warning per unknown tool name. Pure.
  */
-export function describeToolSets(config: Config, registeredNames: readonly string[]): DoctorLine[] {
-  const { telegram, wechat, webhook } = config.channels;
-  const scopes: Scope[] = [
-    ...(telegram.token ? [{ name: 'telegram', channel: telegram.tools }] : []),
-    ...(wechat.enabled ? [{ name: 'wechat', channel: wechat.tools }] : []),
-    ...(webhook.secret ? [{ name: 'webhook', channel: webhook.tools }] : []),
-    // The terminal and scheduled turns use the global selection.
-    { name: 'terminal' },
-    { name: 'cron' },
-  ];
+export function describeToolSets(config: Config, registeredNames: readonly string[], scopes: readonly ToolScope[]): DoctorLine[] {
   const groups = new Map<string, { names: string[]; label: string; tools: string[] }>();
   const warnings = new Set<string>();
   for (const scope of scopes) {

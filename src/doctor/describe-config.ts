@@ -1,5 +1,5 @@
 import { isAbsolute, relative } from 'node:path';
-import type { LoadConfigResult } from '../../config/load-config.js';
+import type { LoadConfigResult } from '../config/load-config.js';
 import { type DoctorLine, doctorLine } from './doctor-line.js';
 
 /** The config lines: which files were read, and on failure one line per bad key. Pure. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { doctorLine } from '../../../../src/app/doctor/doctor-line.js';
-import { doctorExitCode, formatDoctorReport } from '../../../../src/app/doctor/format-doctor-report.js';
+import { doctorLine } from '../../../src/doctor/doctor-line.js';
+import { doctorExitCode, formatDoctorReport } from '../../../src/doctor/format-doctor-report.js';
 
 describe('formatDoctorReport', () => {
   it('prints one line per check with its symbol and aligned subjects, then what to do', () => {
