@@ -7,6 +7,7 @@ import type { Logger } from '../../src/logging/create-logger.js';
 import { errorBody, respondWithError } from './error-response.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import type { HealthReport } from './health-report.js';
+import { messagePath } from './message-path.js';
 import type { JsonBody } from './read-json-body.js';
 
 /** The parts the HTTP gateway serves. */
@@ -22,9 +23,6 @@ export type GatewayAppOptions = {
   readonly routes: readonly HttpRoute[];
   readonly readBody: (context: Context) => Promise<JsonBody>;
 };
-
-/** The path POST messages arrive on. */
-export const messagePath = '/v1/messages';
 
 /**
  * Builds the koa app: /healthz, /metrics, /v1/messages and mounted routes; every error is JSON and no

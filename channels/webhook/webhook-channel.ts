@@ -11,7 +11,9 @@ import { createUrlChecker } from '../../src/policy/network-policy.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
 import type { Telemetry } from '../../src/telemetry/telemetry.js';
 import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
-import { createGatewayApp, messagePath } from './create-gateway-app.js';
+import type { GatewayAppOptions } from './create-gateway-app.js';
+import { createDeferredRequestHandler } from './deferred-request-handler.js';
+import { messagePath } from './message-path.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import type { ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
 import { createSharedRuns } from './shared-runs.js';
@@ -128,7 +130,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
     state = { state: 'starting' };
     const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus, store: options.store });
     const startedAt = now();
-    const app = createGatewayApp({
+    const gatewayOptions: GatewayAppOptions = {
       logger: options.logger,
       metricsToken: options.metricsToken,
       metrics,
@@ -162,6 +164,11 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
               now,
               logger: options.logger,
             }),
+    };
+    // koa, its router and their dependencies load once the server listens (before the first request, or with it).
+    const handler = createDeferredRequestHandler({
+      build: async () => (await import('./create-gateway-app.js')).createGatewayApp(gatewayOptions).callback(),
+      onFailure: (error) => options.logger.error({ err: error }, 'the webhook gateway could not load its request handler'),
     });
     stopListening = [
       metrics.dispose,
@@ -172,7 +179,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
       }),
       () => sharedRuns?.stop(),
     ];
-    const listening = createServer(app.callback());
+    const listening = createServer(handler.handle);
     try {
       await listen(listening, options.host, options.port);
     } catch (error) {
@@ -188,6 +195,7 @@ export function createWebhookChannel(options: WebhookChannelOptions): WebhookCha
     const address = listening.address() as AddressInfo;
     bound = { host: options.host, port: address.port };
     state = { state: 'running', detail: describeGateway({ host: options.host, port: address.port, messagesEnabled: secret !== undefined, routes }) };
+    void handler.load().catch(() => undefined);
   }
 
   async function send(event: OutboundEvent): Promise<Delivery> {

@@ -72,7 +72,8 @@ describe('npm start loads only what is configured', () => {
     const packages = new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
     // The recorder works: the packages every start needs are there.
     expect(packages).toContain('zod');
-    expect(packages).toContain('koa');
+    expect(packages).toContain('yaml');
+    // koa is not in either list: the gateway listens before it loads, and it loads right after (maybe before the kill).
     expect(notNeededAtStart.filter((name) => packages.has(name))).toEqual([]);
   }, 60_000);
 });

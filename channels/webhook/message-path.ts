@@ -1,0 +1,2 @@
+/** The path POST messages arrive on. */
+export const messagePath = '/v1/messages';
