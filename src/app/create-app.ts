@@ -405,6 +405,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
 
   let sweeper: NodeJS.Timeout | undefined;
   let purger: NodeJS.Timeout | undefined;
+  let firstPurge: Promise<unknown> = Promise.resolve();
   const app: App = {
     config,
     store,
@@ -424,11 +425,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await runtime.resumeSettled();
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
-      await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
       media.start();
       try {
         for (const channel of channels.values()) await channel.start((event) => intake.accept(event));
       } finally {
+        // Housekeeping, after the channels: expired rows read as absent anyway, and a large store's purge delayed the start.
+        firstPurge = store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
         // Once the channels run, the servers start side by side (loading the MCP client then, off the start-up path).
         void (mcp?.start() ?? Promise.resolve()).catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start')).finally(releaseTurns);
       }
@@ -464,6 +466,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       await budgets.control.ledger.flush();
       await budgets.close();
       await events.close();
+      await firstPurge;
       await store.close();
       return { drained: result.drained };
     },
