@@ -140,8 +140,10 @@ export function createUpdateDispatcher(options: DispatchOptions): (raw: unknown)
         }
         const result = await emit(event);
         if (result.accepted) {
-          // Until confirmed, a redelivery to another process (after this one died) takes the claim over.
-          await options.dedupe.confirm(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not confirmed'));
+          // Until confirmed, a redelivery to another process (after this one died) takes the claim over. Not awaited: the
+          // event is in the journal already, and the confirmation goes beside the batch's offset and the next poll
+          // instead of holding them up (a crash before it lands is the case the unconfirmed claim already covers).
+          void options.dedupe.confirm(update.update_id).catch((error: unknown) => logger.warn({ err: error, updateId: update.update_id }, 'dedupe claim not confirmed'));
           return 'dispatched';
         }
         if (result.reason === 'closed' || result.reason === 'unavailable') {

@@ -35,7 +35,7 @@ export type PollingLoop = { stop(): Promise<void> };
 
 /**
  * Polls getUpdates until stopped: updates are dispatched one at a time in id order, and the offset is
- * stored only after an update was dispatched, so a crash re-delivers it (and the dedupe drops it if it
+ * stored only after an update was dispatched (beside the next poll), so a crash re-delivers it (and the dedupe drops it if it
  * had got through). A 409 conflict is reported in one line and retried with backoff; a stalled poll is
  * aborted and restarted.
  */
@@ -47,7 +47,17 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
   const stopping = new AbortController();
   const { logger } = options;
 
+  let offsetWritten: Promise<void> = Promise.resolve();
+
   async function run(): Promise<void> {
+    try {
+      await poll();
+    } finally {
+      await offsetWritten;
+    }
+  }
+
+  async function poll(): Promise<void> {
     let offset = await options.offsets.get(options.offsetKey);
     let failures = 0;
     let inConflict = false;
@@ -116,8 +126,14 @@ export function startPollingLoop(options: PollingLoopOptions): PollingLoop {
       // and the persisted dedupe drops the updates that already ran.
       // A failed write (the store refusing writes) must not stop polling: Telegram already has the offset from the
       // next getUpdates, and after a restart the dedupe rows drop what it re-delivers.
+      // Not awaited before the next poll, which acknowledges the batch to Telegram anyway: the write goes beside it
+      // (one store round trip less between a message and the next poll), after the previous batch's write, and the
+      // loop waits for it when it ends.
       if (offset !== storedOffset && offset !== undefined) {
-        await options.offsets.set(options.offsetKey, offset).catch((error: unknown) => logger.warn({ err: error, offset }, 'telegram offset not stored; polling goes on'));
+        const reached = offset;
+        offsetWritten = offsetWritten.then(() =>
+          options.offsets.set(options.offsetKey, reached).catch((error: unknown) => logger.warn({ err: error, offset: reached }, 'telegram offset not stored; polling goes on')),
+        );
       }
       if (closed) return;
       if (retryLater) {

@@ -44,6 +44,11 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     const messages = deps.messagesFor(event.channel);
     const replyTarget = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
 
+    // The history is read beside the open-question check, so both go to the store together (one round trip less
+    // before the model call). Only for messages without attachments: reading those may take long, and the turn then
+    // reads the history when it starts. An answer to a question or a card leaves the read unused.
+    const history = event.media.length === 0 ? deps.history.load(event.sessionKey) : undefined;
+    history?.catch(() => undefined);
     const questionId = await deps.openQuestions.get(event.sessionKey);
     if (questionId) {
       const question = await deps.suspensions.get(questionId);
@@ -75,7 +80,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     if (text !== event.text) await deps.outbox.send({ type: 'reply', target: replyTarget, text: messages.messageCut(deps.maxMessageChars), kind: 'message' });
     const content = `${text}${quote}${attachments.text}`.trim();
     const userMessage: ChatMessage = attachments.images.length > 0 ? { role: 'user', content, images: attachments.images } : { role: 'user', content };
-    await runAndDeliver(deps, scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), [userMessage]);
+    await runAndDeliver(deps, scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), [userMessage], history);
   }
 
   async function readAttachments(event: MessageReceived, messages: Messages): Promise<Pick<AttachmentReading, 'text' | 'images' | 'lines' | 'onlyUnheardVoice'>> {

@@ -31,9 +31,9 @@ export function placeholdersFor(suspensionId: string, suspension: CallSuspension
 /**
  * Runs the loop over the session's history plus `newMessages`, stores what it added, and answers in
  * the chat: the final text, a card or question when it suspends, or a plain sentence when the model
- * could not be reached.
+ * could not be reached. `history` is the session's history when the caller started reading it already.
  */
-export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<void> {
+export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], history?: Promise<readonly ChatMessage[]>): Promise<void> {
   const messages = deps.messagesFor(scope.channel);
   // A new attended turn past a budget's soft limit waits for the card; a used-up budget stops it inside the loop, before the model.
   if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended) {
@@ -49,7 +49,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
   const deadline = new AbortController();
   const deadlineTimer = setTimeout(() => deadline.abort(), deps.turnTimeoutMs);
   try {
-    const history = await deps.history.load(scope.sessionKey);
+    const earlier = await (history ?? deps.history.load(scope.sessionKey));
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
     let draft = '';
     const outcome = await runTurn({
@@ -58,7 +58,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       logger: deps.logger,
       scope,
       systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }),
-      messages: [...history, ...newMessages],
+      messages: [...earlier, ...newMessages],
       maxIterations: deps.maxIterations,
       signal: deadline.signal,
       onTextDelta: streaming

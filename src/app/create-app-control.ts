@@ -34,6 +34,7 @@ export function createAppControl(input: {
   const { store, events } = input.infrastructure;
   let sweeper: NodeJS.Timeout | undefined;
   let purger: NodeJS.Timeout | undefined;
+  let firstPurge: Promise<unknown> = Promise.resolve();
   return {
     async start() {
       // What a crash interrupted runs first, in the order it was accepted, before any new message.
@@ -41,12 +42,13 @@ export function createAppControl(input: {
       await runtime.resumeSettled();
       // Approvals that expired while the process was down are settled right away, then every interval.
       await runtime.sweepExpired();
-      await store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
       media.start();
       try {
         for (const channel of input.channels.values()) await channel.start((event) => events.intake.accept(event));
         await input.gateway?.start();
       } finally {
+        // Expired rows already read as absent: their first purge need not hold the ready line back.
+        firstPurge = store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));
         // Once the channels run, the servers start side by side (loading the MCP client then, off the start-up path).
         void (tools.mcp?.start() ?? Promise.resolve()).catch((error: unknown) => logger.error({ err: error }, 'MCP servers did not start')).finally(input.releaseTurns);
       }
@@ -71,6 +73,7 @@ export function createAppControl(input: {
       const killed = tools.processGroups.killAll();
       if (killed > 0) logger.info({ killed }, 'killed running tool processes');
       const result = await events.bus.drain(graceMs);
+      await firstPurge;
       // Channels (the scheduler first), the gateway, the tools, the bus, budgets, the audit log, the store.
       await input.lifecycle.close();
       return { drained: result.drained };

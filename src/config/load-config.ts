@@ -63,7 +63,8 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   }
 
   const interpolated = interpolateEnvironment(merged, environment);
-  const result = createConfigSchema(options.channels).safeParse(interpolated);
+  // Parsed once: zod's compiled fast path for objects (generated code per object schema) costs more to build than it saves.
+  const result = createConfigSchema(options.channels).safeParse(interpolated, { jitless: true });
   if (!result.success) return { ok: false, files, errors: formatConfigIssues(result.error.issues, interpolated) };
   const config = result.data;
   const dataDir = isAbsolute(config.storage.dataDir) ? config.storage.dataDir : resolve(root, config.storage.dataDir);

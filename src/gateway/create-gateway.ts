@@ -8,7 +8,8 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ToolServerStatus } from '../registry/dynamic-tool-source.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
-import { createGatewayApp } from './create-gateway-app.js';
+import type { GatewayAppOptions } from './create-gateway-app.js';
+import { createDeferredRequestHandler } from './deferred-request-handler.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
 import { buildHealthReport, type InstanceHealth } from './health-report.js';
 import type { GatewayRoutes, HttpRoute } from './http-route.js';
@@ -69,7 +70,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus, store: options.store });
       disposeMetrics = metrics.dispose;
       const startedAt = now();
-      const app = createGatewayApp({
+      const appOptions: GatewayAppOptions = {
         logger: options.logger,
         metricsToken: options.metricsToken,
         metrics,
@@ -80,8 +81,13 @@ export function createGateway(options: GatewayOptions): Gateway {
           const bus = options.bus.stats();
           return buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus, store, parked, instance: { ...options.instance(), queueDepth: bus.queued }, startedAt, now: now() });
         },
+      };
+      // koa, its router and their dependencies load once the server listens (before the first request, or with it).
+      const handler = createDeferredRequestHandler({
+        build: async () => (await import('./create-gateway-app.js')).createGatewayApp(appOptions).callback(),
+        onFailure: (error) => options.logger.error({ err: error }, 'the HTTP gateway could not load its request handler'),
       });
-      const listening = createServer(app.callback());
+      const listening = createServer(handler.handle);
       try {
         await listen(listening, options.host, options.port);
       } catch (error) {
@@ -98,6 +104,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       const address = listening.address() as AddressInfo;
       bound = { host: options.host, port: address.port };
       state = { state: 'running', detail: describeGateway({ host: options.host, port: address.port, routes: mounted }) };
+      void handler.load().catch(() => undefined);
     },
     async stop() {
       disposeMetrics?.();

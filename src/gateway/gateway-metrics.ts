@@ -1,9 +1,13 @@
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MessageBus } from '../bus/message-bus.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
+type PromClient = typeof import('prom-client');
+
 const maxToolLabels = 100;
+
+/** prom-client's content type of the Prometheus text exposition (`Registry.PROMETHEUS_CONTENT_TYPE`), known before prom-client loads. */
+export const prometheusContentType = 'text/plain; version=0.0.4; charset=utf-8';
 
 /** One label set's model usage since start. */
 type UsageSums = {
@@ -29,16 +33,101 @@ export type GatewayMetrics = {
 
 /** Creates the metrics: turns by status, tool calls and approvals by outcome, queue depth, turn latency. */
 export function createGatewayMetrics(options: { readonly telemetry: Telemetry; readonly bus: Pick<MessageBus, 'stats'>; readonly store?: Pick<Store, 'health'> }): GatewayMetrics {
+  // prom-client (and the OpenTelemetry API it loads) is imported with the first event to count or the first scrape,
+  // not at start-up: it was a tenth of the agent's start-up CPU. Until it is in, what happens waits in `pending`
+  // (only what happens while it loads, a few milliseconds).
+  // Model usage is added up in plain numbers per label set and handed to prom-client only when /metrics is read:
+  // its per-call label objects and hash strings, under load, were most of what a turn left for the old generation.
+  const usage = new Map<string, UsageSums>();
+  let instruments: Instruments | undefined;
+  let loading: Promise<Instruments> | undefined;
+  const pending: ((loaded: Instruments) => void)[] = [];
+  const load = (): Promise<Instruments> => {
+    loading ??= import('prom-client').then((promClient) => {
+      const loaded = createInstruments(promClient, options, usage);
+      instruments = loaded;
+      for (const apply of pending.splice(0)) apply(loaded);
+      return loaded;
+    });
+    return loading;
+  };
+  const record = (apply: (loaded: Instruments) => void): void => {
+    if (instruments !== undefined) {
+      apply(instruments);
+      return;
+    }
+    pending.push(apply);
+    void load();
+  };
+
+  // Tool names can come from the model (an unknown tool is audited under the asked name): cap the label values.
+  const toolLabels = new Set<string>();
+  const toolLabel = (tool: string | undefined) => {
+    const name = tool ?? 'unknown';
+    if (toolLabels.has(name) || toolLabels.size < maxToolLabels) {
+      toolLabels.add(name);
+      return name;
+    }
+    return 'other';
+  };
+
+  const unsubscribe = [
+    options.telemetry.onTurnFinished((report) => record((loaded) => loaded.turns.inc({ status: report.status }))),
+    options.telemetry.onAudit((entry) => {
+      if (entry.kind === 'tool-call') {
+        const tool = toolLabel(entry.tool);
+        record((loaded) => loaded.toolCalls.inc({ tool, outcome: entry.outcome }));
+      } else record((loaded) => loaded.approvals.inc({ kind: entry.kind, outcome: entry.outcome }));
+    }),
+    options.telemetry.onModelUsage((report) => {
+      const key = `${report.model}\n${report.channel}\n${report.origin}`;
+      let sums = usage.get(key);
+      if (sums === undefined) {
+        sums = { labels: { model: report.model, channel: report.channel, origin: report.origin }, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, cost: undefined };
+        usage.set(key, sums);
+      }
+      sums.calls += 1;
+      sums.inputTokens += report.inputTokens;
+      sums.cachedInputTokens += report.cachedInputTokens;
+      sums.outputTokens += report.outputTokens;
+      if (report.cost !== undefined) sums.cost = (sums.cost ?? 0) + report.cost;
+    }),
+    options.telemetry.onEventHandled((event) => record((loaded) => loaded.latency.observe({ channel: event.channel, type: event.type, failed: String(event.failed) }, event.durationMs / 1000))),
+  ];
+
+  return {
+    contentType: prometheusContentType,
+    text: async () => (await load()).registry.metrics(),
+    countRequest: (route, status) => record((loaded) => loaded.requests.inc({ route, status: String(status) })),
+    dispose: () => {
+      for (const stop of unsubscribe) stop();
+    },
+  };
+}
+
+/** The prom-client side of the metrics: its registry and the instruments events are counted on. */
+type Instruments = {
+  readonly registry: InstanceType<PromClient['Registry']>;
+  readonly turns: InstanceType<PromClient['Counter']>;
+  readonly toolCalls: InstanceType<PromClient['Counter']>;
+  readonly approvals: InstanceType<PromClient['Counter']>;
+  readonly requests: InstanceType<PromClient['Counter']>;
+  readonly latency: InstanceType<PromClient['Histogram']>;
+};
+
+function createInstruments(
+  promClient: PromClient,
+  options: { readonly bus: Pick<MessageBus, 'stats'>; readonly store?: Pick<Store, 'health'> },
+  usage: ReadonlyMap<string, UsageSums>,
+): Instruments {
+  const { Counter, Gauge, Histogram, Registry } = promClient;
   const registry = new Registry();
   const registers = [registry];
   const turns = new Counter({ name: 'echo_turns_total', help: 'Turns finished, by status.', labelNames: ['status'] as const, registers });
   const toolCalls = new Counter({ name: 'echo_tool_calls_total', help: 'Tool executions, by tool and outcome.', labelNames: ['tool', 'outcome'] as const, registers });
   const approvals = new Counter({ name: 'echo_approvals_total', help: 'Approval events, by kind and outcome.', labelNames: ['kind', 'outcome'] as const, registers });
-  // Model usage is added up in plain numbers per label set and handed to prom-client only when /metrics is read:
-  // its per-call label objects and hash strings, under load, were most of what a turn left for the old generation.
-  const usage = new Map<string, UsageSums>();
   const usageLabels = ['model', 'channel', 'origin'] as const;
-  const reportUsage = (counter: Counter<(typeof usageLabels)[number]>, amount: (sums: UsageSums) => number | undefined) => {
+  const reportUsage = (counter: InstanceType<PromClient['Counter']>, amount: (sums: UsageSums) => number | undefined) => {
     counter.reset();
     for (const sums of usage.values()) {
       const value = amount(sums);
@@ -118,45 +207,5 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
     },
   });
 
-  // Tool names can come from the model (an unknown tool is audited under the asked name): cap the label values.
-  const toolLabels = new Set<string>();
-  const toolLabel = (tool: string | undefined) => {
-    const name = tool ?? 'unknown';
-    if (toolLabels.has(name) || toolLabels.size < maxToolLabels) {
-      toolLabels.add(name);
-      return name;
-    }
-    return 'other';
-  };
-
-  const unsubscribe = [
-    options.telemetry.onTurnFinished((report) => turns.inc({ status: report.status })),
-    options.telemetry.onAudit((entry) => {
-      if (entry.kind === 'tool-call') toolCalls.inc({ tool: toolLabel(entry.tool), outcome: entry.outcome });
-      else approvals.inc({ kind: entry.kind, outcome: entry.outcome });
-    }),
-    options.telemetry.onModelUsage((report) => {
-      const key = `${report.model}\n${report.channel}\n${report.origin}`;
-      let sums = usage.get(key);
-      if (sums === undefined) {
-        sums = { labels: { model: report.model, channel: report.channel, origin: report.origin }, calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, cost: undefined };
-        usage.set(key, sums);
-      }
-      sums.calls += 1;
-      sums.inputTokens += report.inputTokens;
-      sums.cachedInputTokens += report.cachedInputTokens;
-      sums.outputTokens += report.outputTokens;
-      if (report.cost !== undefined) sums.cost = (sums.cost ?? 0) + report.cost;
-    }),
-    options.telemetry.onEventHandled((event) => latency.observe({ channel: event.channel, type: event.type, failed: String(event.failed) }, event.durationMs / 1000)),
-  ];
-
-  return {
-    contentType: registry.contentType,
-    text: () => registry.metrics(),
-    countRequest: (route, status) => requests.inc({ route, status: String(status) }),
-    dispose: () => {
-      for (const stop of unsubscribe) stop();
-    },
-  };
+  return { registry, turns, toolCalls, approvals, requests, latency };
 }

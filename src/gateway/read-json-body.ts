@@ -1,5 +1,4 @@
-import { bodyParser } from '@koa/bodyparser';
-import type { Context } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { discardRefusedBody } from './discard-refused-body.js';
 import type { GatewayErrorCode } from './error-response.js';
 
@@ -17,19 +16,26 @@ export type JsonBody =
  * reaches clients that send the whole body before they read.
  */
 export function createJsonBodyReader(options: { readonly limitBytes: number }): (context: Context) => Promise<JsonBody> {
-  const parse = bodyParser({
-    enableTypes: ['json'],
-    jsonLimit: options.limitBytes,
-    onError: (error, context) => {
-      context.state.bodyError = error;
-    },
-  });
+  // Loaded with the first JSON body, not at start-up: @koa/bodyparser and co-body cost more start-up CPU than koa itself,
+  // and a gateway without a secret (or with no caller yet) never reads a body.
+  let parser: Promise<Middleware> | undefined;
+  const loadParser = async (): Promise<Middleware> => {
+    const { bodyParser } = await import('@koa/bodyparser');
+    return bodyParser({
+      enableTypes: ['json'],
+      jsonLimit: options.limitBytes,
+      onError: (error, context) => {
+        context.state.bodyError = error;
+      },
+    });
+  };
   const limitText = `${Math.round(options.limitBytes / 1024)} KiB`;
   return async (context) => {
     if (!context.is('application/json')) {
       return { ok: false, status: 415, code: 'unsupported-media-type', message: 'Send the body as JSON with Content-Type: application/json.' };
     }
-    await parse(context, async () => undefined);
+    parser ??= loadParser();
+    await (await parser)(context, async () => undefined);
     const error = context.state.bodyError as (Error & { status?: number; type?: string; body?: unknown }) | undefined;
     if (error === undefined) return { ok: true, body: context.request.body, rawBody: context.request.rawBody ?? '' };
     if (error.status === 413) {

@@ -1,4 +1,5 @@
-import nodeCron, { type ScheduledTask } from 'node-cron';
+import type { ScheduledTask } from 'node-cron';
+import { loadNodeCron } from './load-node-cron.js';
 import type { Logger } from '../logging/create-logger.js';
 
 // setTimeout holds at most 2^31-1 ms (about 24.8 days); longer waits are re-armed in chunks.
@@ -59,7 +60,7 @@ export function createJobTimers(options: { readonly onFire: (jobId: string, slot
   return {
     armRecurring(jobId, expression, timezone) {
       disarm(jobId);
-      const task = nodeCron.createTask(expression, (context) => options.onFire(jobId, slotOf(context.date)), { timezone, name: `echo-cron-${jobId}`, logger: cronLogger });
+      const task = loadNodeCron().createTask(expression, (context) => options.onFire(jobId, slotOf(context.date)), { timezone, name: `echo-cron-${jobId}`, logger: cronLogger });
       tasks.set(jobId, task);
       void Promise.resolve(task.start()).catch((error: unknown) => options.logger.error({ err: error, jobId }, 'cron task did not start'));
     },

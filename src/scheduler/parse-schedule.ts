@@ -1,4 +1,4 @@
-import nodeCron from 'node-cron';
+import { loadNodeCron } from './load-node-cron.js';
 import { isValidTimezone, type WallTime, wallTimeToInstant } from '../time/zoned-time.js';
 
 // An ISO 8601 date-time (the same form schedule_task describes as one-time); anything else is read as cron.
@@ -29,7 +29,7 @@ export function parseSchedule(schedule: string, timeZone: string): ParsedSchedul
   }
   const fields = text.split(/\s+/).length;
   if (!text.startsWith('@') && fields !== 5 && fields !== 6) return { ok: false, error: `a cron expression has 5 or 6 fields (got ${fields}), or use an ISO 8601 time.` };
-  const validation = nodeCron.validateDetailed(text);
+  const validation = loadNodeCron().validateDetailed(text);
   if (!validation.valid) return { ok: false, error: validation.errors.map((issue) => `${issue.field}: ${issue.message}`).join('; ') || 'not a valid cron expression.' };
   const nextRunAt = nextCronRun(text, timeZone);
   return nextRunAt === undefined ? { ok: false, error: 'the expression never matches a real time.' } : { ok: true, kind: 'recurring', expression: text, nextRunAt };
@@ -38,7 +38,7 @@ export function parseSchedule(schedule: string, timeZone: string): ParsedSchedul
 /** The next time a valid cron expression matches, in a zone. */
 export function nextCronRun(expression: string, timeZone: string): Date | undefined {
   // node-cron computes matches only through a task; this one is never started and is destroyed at once.
-  const probe = nodeCron.createTask(expression, () => undefined, { timezone: timeZone });
+  const probe = loadNodeCron().createTask(expression, () => undefined, { timezone: timeZone });
   try {
     return probe.getNextRuns(1)[0];
   } catch {

@@ -66,4 +66,30 @@ describe('the polling loop', () => {
     expect(dispatched.sort()).toEqual([10, 11, 12]);
     await store.close();
   });
+  it('polls again without waiting for the offset of the batch to be stored, and stores it before it stops', async () => {
+    const logger = await createLogger({ level: 'silent', pretty: false });
+    const store = await createStore({ url: 'memory:', dataDir: '.' });
+    const realOffsets = store.namespace<number>('channel-offsets');
+    let releaseWrite: (() => void) | undefined;
+    const writeHeld = new Promise<void>((resolve) => (releaseWrite = resolve));
+    // The offset write hangs (a busy store) until released.
+    const offsets = { ...realOffsets, set: async (key: string, value: number) => writeHeld.then(() => realOffsets.set(key, value)) };
+    let polls = 0;
+    const api: BotApi = {
+      async call(method) {
+        if (method !== 'getUpdates') return [];
+        polls += 1;
+        return polls === 1 ? [message(7, 100)] : [];
+      },
+    };
+    const transport = createTelegramTransport({ api, throttle: createChatThrottle(telegramLimits), logger, token: '1:x' });
+    const loop = startPollingLoop({ transport, dispatch: async () => 'dispatched', offsets, offsetKey: 'telegram:1', logger, onStatus: () => undefined, idleSleepMs: 5 });
+    await expect.poll(() => polls).toBeGreaterThanOrEqual(3);
+    expect(await realOffsets.get('telegram:1')).toBeUndefined();
+    const stopped = loop.stop();
+    releaseWrite?.();
+    await stopped;
+    expect(await realOffsets.get('telegram:1')).toBe(8);
+    await store.close();
+  });
 });
