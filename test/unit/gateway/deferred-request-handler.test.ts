@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDeferredRequestHandler, type RequestListener } from '../../../../channels/webhook/deferred-request-handler.js';
+import { createDeferredRequestHandler, type RequestListener } from '../../../src/gateway/deferred-request-handler.js';
 
 let server: Server | undefined;
 afterEach(async () => {
