@@ -41,6 +41,25 @@ describe('the QQ channel in webhook mode, through the HTTP gateway', () => {
     expect(current.emulator.refusals()).toEqual([]);
   });
 
+  it('tells a stranger their openid and an unlisted group its openid, once each, and runs no turn for them', async () => {
+    scenario = await startQqScenario({ mode: 'webhook', allowFrom: alice });
+    const current = scenario;
+    const stranger = 'B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0B0';
+    const first = await current.emulator.userSends({ openid: stranger, content: 'hi' });
+    await current.emulator.userSends({ openid: stranger, content: 'hi again' });
+    await current.emulator.memberMentionsBot({ groupOpenid: group, memberOpenid: member, content: 'hello bot' });
+    await current.emulator.memberMentionsBot({ groupOpenid: group, memberOpenid: member, content: 'hello again' });
+    await current.app().app.bus.idle();
+    const notices = current.emulator.sentMessages();
+    expect(notices.map((message) => [message.chat, message.msgId === undefined])).toEqual([
+      [stranger, false],
+      [group, false],
+    ]);
+    expect(notices[0]).toMatchObject({ msgId: first.msgId, content: expect.stringContaining(`Your openid is ${stranger}`) });
+    expect(notices[1]?.content).toContain(`Its openid is ${group}`);
+    expect(chatCompletions(current)).toBe(0);
+  });
+
   it('shows a risky call as a numbered card that says what QQ allows a schedule; "1" approves and the turn answers once', async () => {
     scenario = await startQqScenario({ mode: 'webhook', allowFrom: alice });
     const current = scenario;
