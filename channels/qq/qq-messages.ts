@@ -9,6 +9,18 @@ export type QqMessages = {
   readonly answerCut: string;
   /** Said when a scheduled task is created on QQ: what the platform lets the bot send on its own. */
   readonly scheduleLimits: (scene: QqScene) => string;
+  /** A card whose action has no "always allow": how to answer it by number. */
+  readonly noAlwaysHint: (id: string) => string;
+  /** The follow-up line carrying an approval's outcome (sent messages cannot be edited). */
+  readonly outcomeLine: (id: string, outcome: string) => string;
+  /** A label and its value on a card. */
+  readonly field: (label: string, value: string) => string;
+  /** Told once to a person not in QQ_ALLOW_FROM: their openid, to be added. */
+  readonly stranger: (openid: string) => string;
+  /** Told once in a group not in QQ_GROUPS: its openid, to be added. */
+  readonly groupNotListed: (groupOpenid: string) => string;
+  /** QQ text replies only: a file the agent meant to send. */
+  readonly fileNotSent: (fileName: string) => string;
 };
 
 const windowText = { en: { c2c: '60 minutes', group: '5 minutes' }, 'zh-CN': { c2c: '60 分钟', group: '5 分钟' } } as const;
@@ -24,6 +36,12 @@ export const englishQqMessages: QqMessages = {
   answerCut: 'QQ allows 5 replies to one message, so the answer stops here. Send any message to get the rest.',
   scheduleLimits: (scene) =>
     `Note: QQ no longer delivers messages a bot sends on its own. The task will run, but its result can only reach you as a reply to a message you sent in the ${windowText.en[scene]} before; otherwise it waits until you next write.`,
+  noAlwaysHint: (id) => `Reply 1 approve once · 3 deny (id ${id}). "Always allow" is not offered for this action.`,
+  outcomeLine: (id, outcome) => `Approval ${id}: ${outcome}`,
+  field: (label, value) => `${label}: ${value}`,
+  stranger: (openid) => `You are not on this bot's allow list yet. Your openid is ${openid}: the owner adds it to QQ_ALLOW_FROM.`,
+  groupNotListed: (groupOpenid) => `This group is not on the bot's list yet. Its openid is ${groupOpenid}: the owner adds it to QQ_GROUPS.`,
+  fileNotSent: (fileName) => `(The file ${fileName} was not sent: the QQ channel sends text only.)`,
 };
 
 /** Simplified Chinese. */
@@ -37,4 +55,10 @@ export const chineseQqMessages: QqMessages = {
   answerCut: 'QQ 对每条消息最多允许回复 5 次，回答到此为止。发送任意消息即可收到剩余部分。',
   scheduleLimits: (scene) =>
     `注意：QQ 已不再投递机器人主动发送的消息。任务会照常运行，但结果只能作为回复送达——回复的是你在此前 ${windowText['zh-CN'][scene]}内发来的消息；否则会等到你下次发消息时再送达。`,
+  noAlwaysHint: (id) => `回复 1 批准一次 · 3 拒绝（编号 ${id}）。此操作不提供“总是允许”。`,
+  outcomeLine: (id, outcome) => `审批 ${id}：${outcome}`,
+  field: (label, value) => `${label}：${value}`,
+  stranger: (openid) => `你还不在这个机器人的允许名单里。你的 openid 是 ${openid}：请机器人的主人把它加入 QQ_ALLOW_FROM。`,
+  groupNotListed: (groupOpenid) => `这个群还不在机器人的名单里。群的 openid 是 ${groupOpenid}：请机器人的主人把它加入 QQ_GROUPS。`,
+  fileNotSent: (fileName) => `（文件 ${fileName} 没有发送：QQ 渠道只发送文字。）`,
 };
