@@ -2,7 +2,7 @@ import type { Delivery } from '../../src/events/outbound-event.js';
 import type { QqSender } from './create-qq-sender.js';
 import type { HeldReplies } from './held-replies.js';
 import { parseQqChatId } from './qq-chat-id.js';
-import type { QqMessages } from './qq-messages.js';
+import type { QqMessages } from './qq-strings.js';
 import type { ReplyAnchors } from './reply-anchors.js';
 import { checkReply } from './reply-rules.js';
 
@@ -26,14 +26,14 @@ export type PassiveRepliesOptions = {
   readonly sender: QqSender;
   readonly anchors: ReplyAnchors;
   readonly held: HeldReplies;
-  readonly qqMessages: QqMessages;
+  readonly messages: QqMessages;
   readonly messageChars: number;
   readonly now: () => Date;
 };
 
 /** Creates the passive sender over the QQ sender, the chats' reply anchors and the held replies. */
 export function createPassiveReplies(options: PassiveRepliesOptions): PassiveReplies {
-  const { sender, anchors, held, qqMessages } = options;
+  const { sender, anchors, held, messages } = options;
 
   const send: PassiveReplies['send'] = async (chatId, texts, sendOptions) => {
     const target = parseQqChatId(chatId);
@@ -69,11 +69,11 @@ export function createPassiveReplies(options: PassiveRepliesOptions): PassiveRep
     chatId: string,
     rest: readonly string[],
     sentIds: readonly string[],
-    failure: { readonly reason: Parameters<QqMessages['undelivered']>[0]; readonly message: string },
+    failure: { readonly reason: Parameters<QqMessages['qqUndelivered']>[0]; readonly message: string },
     hold: boolean,
     scene: 'c2c' | 'group',
   ): Delivery => {
-    if (hold) held.hold(chatId, { text: rest.join('\n'), notice: qqMessages.undelivered(failure.reason, scene) });
+    if (hold) held.hold(chatId, { text: rest.join('\n'), notice: messages.qqUndelivered(failure.reason, scene) });
     const partly = sentIds.length > 0 ? ` (${sentIds.length} part${sentIds.length === 1 ? '' : 's'} went out before)` : '';
     const kept = hold ? '; kept for the person\'s next message' : '';
     return { ok: false, error: `QQ did not take the reply (${failure.reason}): ${failure.message}${partly}${kept}`, retryable: false };

@@ -1,12 +1,11 @@
 import type { Dedupe } from '../../src/dedupe/create-dedupe.js';
 import type { Emit } from '../../src/events/channel.js';
-import type { Messages } from '../../src/i18n/messages.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { PassiveReplies } from './create-passive-replies.js';
 import { parseMessageEvent } from './message-event-schema.js';
 import { toQqChatId } from './qq-chat-id.js';
-import type { QqMessages } from './qq-messages.js';
-import type { QqSettings } from './qq-settings.js';
+import type { QqMessages } from './qq-strings.js';
+import type { QqConfig } from './qq-config.js';
 import type { ReplyAnchors } from './reply-anchors.js';
 import { toMessageReceived } from './to-event.js';
 import { toInboundMessage } from './to-inbound-message.js';
@@ -20,12 +19,11 @@ export type IntakeResult = 'accepted' | 'ignored' | 'unavailable';
 /** What the intake needs. */
 export type QqIntakeOptions = {
   readonly channelName: string;
-  readonly settings: Pick<QqSettings, 'allowFrom' | 'approvers' | 'groups'>;
+  readonly settings: Pick<QqConfig, 'allowFrom' | 'approvers' | 'groups'>;
   readonly replies: PassiveReplies;
   readonly anchors: ReplyAnchors;
   readonly dedupe: Dedupe;
-  readonly messages: Messages;
-  readonly qqMessages: QqMessages;
+  readonly messages: QqMessages;
   readonly logger: Logger;
   readonly now: () => Date;
 };
@@ -56,12 +54,12 @@ export function createQqIntake(options: QqIntakeOptions): { handle(dispatch: QqD
         const allowed = settings.allowFrom.includes(message.authorOpenid) || settings.approvers.includes(message.authorOpenid);
         if (!allowed) {
           logger.info({ openid: message.authorOpenid }, 'QQ: a person not in QQ_ALLOW_FROM wrote; told their openid');
-          await tellOnce(chatId, `user:${message.authorOpenid}`, options.qqMessages.stranger(message.authorOpenid));
+          await tellOnce(chatId, `user:${message.authorOpenid}`, options.messages.qqStranger(message.authorOpenid));
           return 'ignored';
         }
       } else if (!settings.groups.includes(message.groupOpenid)) {
         logger.info({ groupOpenid: message.groupOpenid }, 'QQ: an @-message from a group not in QQ_GROUPS; told its openid');
-        await tellOnce(chatId, `group:${message.groupOpenid}`, options.qqMessages.groupNotListed(message.groupOpenid));
+        await tellOnce(chatId, `group:${message.groupOpenid}`, options.messages.qqGroupNotListed(message.groupOpenid));
         return 'ignored';
       }
       if (message.text === '' && message.attachments.length === 0) return 'ignored';

@@ -1,9 +1,12 @@
-import type { ChannelAdapter } from '../../src/app/channel-adapter.js';
-import type { Config } from '../../src/config/config-schema.js';
+import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
+import type { WiredChannel } from '../../src/channel/channel-context.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
+import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
 import type { QqChannelOptions } from './qq-channel.js';
-import { chineseQqMessages, englishQqMessages } from './qq-messages.js';
-import { describeQqSettings, type QqSettings, qqSettingsProblem, qqSettingsSchema } from './qq-settings.js';
+import { qqConfig } from './qq-config.js';
+import { qqDoctor } from './qq-doctor.js';
+import { describeQqSettings, qqSettingsProblem } from './qq-settings.js';
+import { qqStrings } from './qq-strings.js';
 
 // Why the HTTP API is called directly (issue 26): the official Node SDK (`qq-guild-bot`, tencent-connect/bot-node-sdk)
 // is a guild (频道) bot SDK whose releases have no group or C2C messages and no webhook mode (its issue #89 is answered
@@ -15,43 +18,56 @@ import { describeQqSettings, type QqSettings, qqSettingsProblem, qqSettingsSchem
 /** Seams a test may set (fetch, a websocket factory, reconnect waits, a clock); config cannot set them. */
 export type QqAdapterOverrides = Pick<QqChannelOptions, 'fetch' | 'connect' | 'reconnectDelayMs' | 'now'>;
 
-/** What the adapter is built from: the settings (else `channels.qq` of the config, read with the fragment). */
-export type QqAdapterOptions = { readonly settings?: QqSettings; readonly overrides?: QqAdapterOverrides };
-
-/** QQ: on when QQ_APP_ID and QQ_APP_SECRET are set; cards are answered with numbers (replies are passive). */
-export function createQqAdapter(options: QqAdapterOptions = {}): ChannelAdapter {
-  const settingsOf = (config: Config): QqSettings => options.settings ?? qqSettingsSchema.parse((config as { channels?: { qq?: unknown } }).channels?.qq ?? {});
+/** QQ: on when QQ_APP_ID and QQ_APP_SECRET are set; the channel loads only then. Cards are answered with numbers (replies are passive). */
+export function createQqAdapter(overrides: QqAdapterOverrides = {}): ChannelAdapter {
   return {
-    name: 'qq',
+    name: qqConfig.name,
     modes: ['server'],
+    configSection: qqConfig,
+    doctor: qqDoctor,
+    setupHint: 'set QQ_APP_ID and QQ_APP_SECRET (see README)',
     traits: (config) => {
-      const settings = settingsOf(config);
+      const settings = qqConfig.read(config);
+      const websocket = settings.mode === 'websocket';
       return {
         locale: config.agent.locale,
         streams: false,
         // Chat ids are c2c:/group: and QQ refuses sends of the bot's own: an approver is reached only in a chat they write in.
         approvals: { style: 'numbered', approvers: settings.approvers, reachesApproversByUserId: false },
-        ...(settings.tools === undefined ? {} : { tools: settings.tools }),
+        tools: settings.tools,
+        // Webhook mode: QQ posts to /qq/callback on the gateway from outside.
+        publicRoutes: qqDoctor.isConfigured(config) && !websocket,
+        // Every message the bot sends is a reply to a person's message, within QQ's window after it (60 min private, 5 min group).
+        limits: { messageChars: settings.limits.messageChars, proactiveSend: 'reply-window' },
+        // Two gateway connections of one bot would each get its events: one instance connects, any instance sends.
+        ...(websocket ? { cluster: { leaderRole: 'gateway connection', handsOffSends: false } } : {}),
       };
     },
     async wire(context) {
-      const settings = settingsOf(context.config);
+      const settings = qqConfig.read(context.config);
+      const off = (reason: string): WiredChannel => ({ on: false, name: context.channelName, reason });
       const problem = qqSettingsProblem(settings);
-      if (problem) return { on: false, name: context.channelName, reason: problem.reason };
-      if (settings.allowFrom.length === 0 && settings.groups.length === 0) context.logger.warn('QQ is on, but QQ_ALLOW_FROM and QQ_GROUPS are empty: nobody reaches the model (strangers are told their openid)');
+      if (problem) return off(problem.reason);
+      if (settings.allowFrom.length === 0 && settings.groups.length === 0) {
+        context.logger.warn('QQ is on, but QQ_ALLOW_FROM and QQ_GROUPS are empty: nobody reaches the model (strangers are told their openid)');
+      }
       const { createQqChannel } = await import('./qq-channel.js');
       const channel = createQqChannel({
         name: context.channelName,
         settings,
-        messages: context.messagesFor(context.channelName),
-        qqMessages: context.config.agent.locale === 'zh-CN' ? chineseQqMessages : englishQqMessages,
+        messages: withChannelStrings(context.messagesFor(context.channelName), qqStrings),
         logger: context.logger.child({ channel: context.channelName }),
         seenMessages: context.store.namespace<DedupeRow>('qq-messages'),
         dedupeTtlMs: context.config.storage.dedupeHours * 60 * 60 * 1000,
         timezone: context.config.agent.timezone,
-        ...options.overrides,
+        ...(context.instance.mode === 'cluster' ? { leadership: context.instance.leadership } : {}),
+        ...overrides,
       });
-      return { on: true, channel, detail: describeQqSettings(settings), ...(channel.callbackRoute ? { routes: [channel.callbackRoute] } : {}) };
+      if (channel.callbackRoute) context.gateway.mount(channel.callbackRoute);
+      return { on: true, channel, detail: describeQqSettings(settings) };
     },
   };
 }
+
+/** The built-in QQ adapter. */
+export const qqAdapter: ChannelAdapter = createQqAdapter();

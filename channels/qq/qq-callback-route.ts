@@ -1,4 +1,5 @@
-import type { HttpRoute } from '../../src/events/http-route.js';
+import { errorBody } from '../../src/gateway/error-response.js';
+import type { HttpRoute } from '../../src/gateway/http-route.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { IntakeResult, QqDispatch } from './create-qq-intake.js';
 import { type CallbackSettings, handleCallback } from './handle-callback.js';
@@ -21,7 +22,11 @@ export function createQqCallbackRoute(options: QqCallbackRouteOptions): HttpRout
     method: 'POST',
     path: qqCallbackPath,
     async handle(request) {
-      const outcome = handleCallback(options.settings, { headers: request.headers, rawBody: request.rawBody, now: options.now() });
+      const read = await request.readJson();
+      // A body that is not JSON is still checked against its signature first: only a signed request learns more.
+      const rawBody = read.rawBody;
+      if (rawBody === undefined) return { status: read.ok ? 400 : read.status, body: read.ok ? { error: 'empty body' } : errorBody(read.code, read.message) };
+      const outcome = handleCallback(options.settings, { headers: request.headers, rawBody, now: options.now() });
       if (outcome.refusal !== undefined) {
         options.logger.warn({ status: outcome.status, refusal: outcome.refusal }, 'QQ: callback refused');
         return { status: outcome.status, body: { error: outcome.refusal } };

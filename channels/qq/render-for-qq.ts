@@ -1,16 +1,14 @@
 import type { ApprovalCard } from '../../src/events/approval-card.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { OutboundEvent } from '../../src/events/outbound-event.js';
-import type { Messages } from '../../src/i18n/messages.js';
 import { markdownToPlainMessages, markdownToPlainText } from '../../src/markdown/render-plain-text.js';
 import { splitText } from '../../src/markdown/split-text.js';
-import type { QqMessages } from './qq-messages.js';
+import type { QqMessages } from './qq-strings.js';
 import type { QqScene } from './to-inbound-message.js';
 
-/** What rendering needs: both string catalogues, the longest message, the scene, and the zone for times. */
+/** What rendering needs: the strings (the core's and QQ's), the longest message, the scene, and the zone for times. */
 export type QqRenderOptions = {
-  readonly messages: Messages;
-  readonly qqMessages: QqMessages;
+  readonly messages: QqMessages;
   readonly messageChars: number;
   readonly scene: QqScene;
   readonly timezone?: string;
@@ -21,15 +19,15 @@ const scheduleToolName = 'schedule_task';
 
 /** An approval card as QQ text, answered with numbers; a schedule's card says what QQ lets the bot send later. Pure. */
 export function renderQqCard(card: ApprovalCard, options: QqRenderOptions): string {
-  const { messages, qqMessages } = options;
-  const field = qqMessages.field;
+  const { messages } = options;
+  const field = messages.qqField;
   const labels = card.choiceLabels;
   const hint =
     labels?.once !== undefined && labels.deny !== undefined
       ? messages.budget.labelledReplyHint(card.approvalId, labels.once, labels.deny)
       : card.choices.includes('always')
         ? messages.numberedReplyHint(card.approvalId)
-        : qqMessages.noAlwaysHint(card.approvalId);
+        : messages.qqNoAlwaysHint(card.approvalId);
   return [
     `【${messages.approvalTitle}】${messages.approvalId} ${card.approvalId}`,
     field(messages.approvalWhat, card.summary),
@@ -40,7 +38,7 @@ export function renderQqCard(card: ApprovalCard, options: QqRenderOptions): stri
     field(messages.approvalExplanationLabel, card.explanation),
     ...(card.reviewerNote ? [field(messages.approvalReviewerLabel, card.reviewerNote)] : []),
     field(messages.approvalExpires, formatTime(card.expiresAt, options.timezone ?? 'UTC')),
-    ...(card.toolName === scheduleToolName ? [qqMessages.scheduleLimits(options.scene)] : []),
+    ...(card.toolName === scheduleToolName ? [messages.qqScheduleLimits(options.scene)] : []),
     hint,
   ].join('\n');
 }
@@ -55,7 +53,7 @@ export function renderForQq(event: OutboundEvent, options: QqRenderOptions): rea
     case 'approval-requested':
       return split(renderQqCard(event.approval, options));
     case 'approval-resolved':
-      return split(options.qqMessages.outcomeLine(event.approvalId, event.outcome));
+      return split(options.messages.qqOutcomeLine(event.approvalId, event.outcome));
     case 'question-asked':
       return split([markdownToPlainText(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), options.messages.questionHint].join('\n'));
     case 'action-answered':
@@ -64,7 +62,7 @@ export function renderForQq(event: OutboundEvent, options: QqRenderOptions): rea
     case 'typing':
       return [];
     case 'file':
-      return split([options.qqMessages.fileNotSent(event.fileName), ...(event.caption ? [event.caption] : [])].join('\n'));
+      return split([options.messages.qqFileNotSent(event.fileName), ...(event.caption ? [event.caption] : [])].join('\n'));
     default:
       return assertNever(event, 'outbound event');
   }

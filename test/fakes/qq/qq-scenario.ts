@@ -2,9 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createQqAdapter } from '../../../channels/qq/qq-adapter.js';
-import { parseQqSettings } from '../../../channels/qq/qq-settings.js';
-import { webhookAdapter } from '../../../channels/webhook/webhook-adapter.js';
-import type { ChannelAdapter } from '../../../src/app/channel-adapter.js';
+import type { ChannelAdapter } from '../../../src/channel/channel-adapter.js';
 import type { Delivery, OutboundEvent } from '../../../src/events/outbound-event.js';
 import { createScriptedModelServer, type ScriptedModelServer } from '../scripted-model-server.js';
 import { startTestApp, type TestApp } from '../start-test-app.js';
@@ -41,7 +39,8 @@ export async function startQqScenario(options: QqScenarioOptions): Promise<QqSce
   const dataDir = mkdtempSync(join(tmpdir(), 'echo-qq-'));
   const configFile = join(dataDir, 'scenario.yaml');
   writeFileSync(configFile, options.yaml ?? 'approvals:\n  explain: false\n');
-  const parsed = parseQqSettings({
+  // The variables as `npm start` reads them: the adapter's config section turns them into `channels.qq`.
+  const qqEnvironment = {
     QQ_APP_ID: emulator.appId,
     QQ_APP_SECRET: emulator.secret,
     QQ_MODE: options.mode,
@@ -49,10 +48,9 @@ export async function startQqScenario(options: QqScenarioOptions): Promise<QqSce
     QQ_ALLOW_FROM: options.allowFrom ?? '',
     QQ_APPROVERS: options.approvers ?? '',
     QQ_GROUPS: options.groups ?? '',
-  });
-  if (!parsed.ok) throw new Error(parsed.error);
+  };
   const deliveries: RecordedDelivery[] = [];
-  const base = createQqAdapter({ settings: parsed.settings, overrides: { reconnectDelayMs: () => 20 } });
+  const base = createQqAdapter({ reconnectDelayMs: () => 20 });
   // The same adapter, with the channel's sends recorded: a refusal must come back as a failed Delivery.
   const qqAdapter: ChannelAdapter = {
     ...base,
@@ -73,8 +71,8 @@ export async function startQqScenario(options: QqScenarioOptions): Promise<QqSce
     startTestApp({
       configFile,
       dataDir,
-      channels: [qqAdapter, webhookAdapter],
-      environment: { OPENAI_BASE_URL: model.url, WEBHOOK_PORT: String(port) },
+      channels: [qqAdapter],
+      environment: { OPENAI_BASE_URL: model.url, GATEWAY_PORT: String(port), ...qqEnvironment },
     });
   let current = await boot();
   const callbackUrl = `http://127.0.0.1:${port}/qq/callback`;
