@@ -23,10 +23,9 @@ export function createQqCallbackRoute(options: QqCallbackRouteOptions): HttpRout
     path: qqCallbackPath,
     async handle(request) {
       const read = await request.readJson();
-      // A body that is not JSON is still checked against its signature first: only a signed request learns more.
-      const rawBody = read.rawBody;
-      if (rawBody === undefined) return { status: read.ok ? 400 : read.status, body: read.ok ? { error: 'empty body' } : errorBody(read.code, read.message) };
-      const outcome = handleCallback(options.settings, { headers: request.headers, rawBody, now: options.now() });
+      // Malformed JSON still goes through the signature check first (handleCallback parses it): only a signed request learns why.
+      if (!read.ok && read.rawBody === undefined) return { status: read.status, body: errorBody(read.code, read.message) };
+      const outcome = handleCallback(options.settings, { headers: request.headers, rawBody: read.rawBody ?? '', now: options.now() });
       if (outcome.refusal !== undefined) {
         options.logger.warn({ status: outcome.status, refusal: outcome.refusal }, 'QQ: callback refused');
         return { status: outcome.status, body: { error: outcome.refusal } };
