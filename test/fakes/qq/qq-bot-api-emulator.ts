@@ -32,6 +32,11 @@ export type QqBotApiEmulator = {
   userSends(input: { readonly openid: string; readonly content: string }): Promise<EmulatedInbound>;
   /** A group member @-mentions the bot (GROUP_AT_MESSAGE_CREATE; QQ removes the mention and leaves a leading blank). */
   memberMentionsBot(input: { readonly groupOpenid: string; readonly memberOpenid: string; readonly content: string }): Promise<EmulatedInbound>;
+  /**
+   * Delivers an event again, as QQ does when it got no acknowledgement (a restart, a timeout): the same event id and
+   * message, signed anew, to the callback URL or the websocket gateway.
+   */
+  deliverAgain(eventId: string): Promise<EmulatedInbound>;
   /** op 13 to the callback URL, as the console does when the URL is saved; `accepted` when the answer verifies. */
   validateCallback(challenge?: { readonly plain_token: string; readonly event_ts: string }): Promise<CallbackPushResult>;
   sentMessages(): EmulatedBotMessage[];
@@ -61,6 +66,7 @@ export async function startQqBotApiEmulator(options: QqEmulatorOptions = {}): Pr
   const delivered = new Map<string, DeliveredMessage>();
   const passiveEventIds = new Map<string, { chat: string; at: number }>();
   const sent: EmulatedBotMessage[] = [];
+  const events = new Map<string, { readonly type: string; readonly data: Record<string, unknown> }>();
   const refused: EmulatedRefusal[] = [];
   const isValidToken = (authorization: unknown) => {
     const match = typeof authorization === 'string' ? /^QQBot (\S+)$/.exec(authorization) : null;
@@ -129,6 +135,11 @@ export async function startQqBotApiEmulator(options: QqEmulatorOptions = {}): Pr
     const eventId = `${type}:${randomBytes(8).toString('hex')}`;
     delivered.set(data.id as string, { id: data.id as string, scene, chat, receivedAt: now(), replies: 0, seqs: new Set() });
     if (passiveEventTypes.has(type)) passiveEventIds.set(eventId, { chat, at: now() });
+    events.set(eventId, { type, data });
+    return push(eventId, type, data);
+  };
+
+  const push = async (eventId: string, type: string, data: Record<string, unknown>): Promise<EmulatedInbound> => {
     if (callbackUrl === undefined) return { msgId: data.id as string, eventId, sessionsReached: gateway.dispatch(type, data, groupAndC2cIntent, eventId) };
     const push = await pushCallback({ url: callbackUrl, key, appId, timestamp: String(Math.floor(now() / 1000)), payload: { op: 0, id: eventId, d: data, t: type } });
     return { msgId: data.id as string, eventId, push };
@@ -150,6 +161,11 @@ export async function startQqBotApiEmulator(options: QqEmulatorOptions = {}): Pr
       deliver('C2C_MESSAGE_CREATE', 'c2c', openid, { id: messageId(), author: { user_openid: openid }, content, timestamp: new Date(now()).toISOString() }),
     memberMentionsBot: ({ groupOpenid, memberOpenid, content }) =>
       deliver('GROUP_AT_MESSAGE_CREATE', 'group', groupOpenid, { id: messageId(), author: { member_openid: memberOpenid }, content: ` ${content}`, group_openid: groupOpenid, timestamp: new Date(now()).toISOString() }),
+    deliverAgain: async (eventId) => {
+      const event = events.get(eventId);
+      if (event === undefined) throw new Error(`no event ${eventId} was delivered`);
+      return push(eventId, event.type, event.data);
+    },
     validateCallback: async (challenge) => {
       if (callbackUrl === undefined) throw new Error('setCallbackUrl first');
       const d = challenge ?? { plain_token: randomBytes(15).toString('base64url').slice(0, 20), event_ts: String(Math.floor(now() / 1000)) };

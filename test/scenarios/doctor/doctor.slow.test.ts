@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, runCompiled } from '../../fakes/run-compiled.js';
 import { createScriptedModelServer, type ScriptedModelServer } from '../../fakes/scripted-model-server.js';
+import { startQqBotApiEmulator } from '../../fakes/qq/qq-bot-api-emulator.js';
 import { findFreePort, startTelegramEmulator, type TelegramEmulator } from '../../fakes/telegram-emulator.js';
 import { type RefusingServer, startRefusingServer } from './refusing-server.js';
 
@@ -18,6 +19,7 @@ const configVariables = [
   'ECHO_CONFIG', 'ECHO_TIMEZONE', 'ECHO_LOCALE', 'TELEGRAM_BOT_TOKEN', 'TELEGRAM_API_ROOT', 'TELEGRAM_ALLOW_FROM', 'TELEGRAM_APPROVERS', 'TELEGRAM_GROUPS',
   'TELEGRAM_SESSION_PER_USER', 'TELEGRAM_STREAMING', 'TELEGRAM_MODE', 'TELEGRAM_WEBHOOK_URL', 'TELEGRAM_WEBHOOK_SECRET', 'WECHAT_ENABLED', 'WECHAT_PUPPET',
   'WECHAT_PUPPET_TOKEN', 'WECHAT_ALLOW_FROM', 'WECHAT_APPROVERS', 'WECHAT_ROOMS', 'WECHAT_LOCALE', 'GATEWAY_HOST', 'GATEWAY_PORT', 'WEBHOOK_SECRET',
+  'QQ_APP_ID', 'QQ_APP_SECRET', 'QQ_MODE', 'QQ_API_ROOT', 'QQ_ALLOW_FROM', 'QQ_APPROVERS', 'QQ_GROUPS',
 ] as const;
 
 let model: ScriptedModelServer;
@@ -55,6 +57,7 @@ describe('npm run doctor (compiled)', () => {
     ]);
     expect(result.stdout).toContain('– telegram  off: TELEGRAM_BOT_TOKEN is not set');
     expect(result.stdout).toContain('– webhook   POST /v1/messages off: WEBHOOK_SECRET is not set');
+    expect(result.stdout).toContain('– qq        off: QQ_APP_ID and QQ_APP_SECRET are not set');
     expect(result.stdout).toContain('✓ tools     cli, schedules (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
     expect(result.stdout).toContain('1 problem marked ✗');
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at /);
@@ -84,6 +87,33 @@ describe('npm run doctor (compiled)', () => {
     expect(result.stdout).toContain('Everything needed is in place.');
     expect(model.requests.some((request) => request.path === '/v1/models' && request.headers.authorization === `Bearer ${modelKey}`)).toBe(true);
     for (const secret of secrets) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
+  });
+
+  it('has a QQ section: whether QQ issued a token for the AppID and secret, and where to point the callback', async () => {
+    const qqSecret = 'doctor-qq-app-secret-value';
+    const qq = await startQqBotApiEmulator({ secret: qqSecret });
+    try {
+      const result = await runCompiled(['doctor'], {
+        environment: await environment({
+          OPENAI_BASE_URL: model.url,
+          OPENAI_API_KEY: modelKey,
+          ECHO_MODEL: 'scripted-model',
+          QQ_APP_ID: qq.appId,
+          QQ_APP_SECRET: qqSecret,
+          QQ_API_ROOT: qq.apiRoot,
+          QQ_ALLOW_FROM: 'E4F4ALICE',
+        }),
+      });
+      expect(linesMarked(result.stdout, '✗')).toEqual([]);
+      const host = new URL(qq.apiRoot).host;
+      expect(result.stdout).toContain(`✓ qq        credentials set; ${host} issued a token (webhook at /qq/callback, 1 allowed user)`);
+      expect(result.stdout).toContain('✓ qq        webhook mode: set the callback URL on q.qq.com to https://<your host>/qq/callback');
+      expect(result.stdout).toMatch(/✓ tools {5}qq, cli, schedules/);
+      expect(qq.tokenRequests()).toBe(1);
+      expect(`${result.stdout}${result.stderr}`).not.toContain(qqSecret);
+    } finally {
+      await qq.stop();
+    }
   });
 
   it('says the model key and the bot token were refused, naming variables and never values', async () => {

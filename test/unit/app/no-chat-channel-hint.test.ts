@@ -6,7 +6,7 @@ import { noChatChannelHint } from '../../../src/app/no-chat-channel-hint.js';
 describe('the no-chat-channel hint of npm start', () => {
   it("names each server channel's own way to turn it on, then the terminal", () => {
     expect(noChatChannelHint(builtinChannels)).toBe(
-      'No chat channel is on: set TELEGRAM_BOT_TOKEN (see README), set WECHAT_ENABLED=true and scan the QR code, or talk to the agent in this terminal with npm run chat.',
+      'No chat channel is on: set TELEGRAM_BOT_TOKEN (see README), set WECHAT_ENABLED=true and scan the QR code, set QQ_APP_ID and QQ_APP_SECRET (see README), or talk to the agent in this terminal with npm run chat.',
     );
   });
 
