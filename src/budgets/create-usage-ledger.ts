@@ -51,7 +51,7 @@ type Cell = {
 const dayMs = 24 * 60 * 60_000;
 // Months are sums of days: day counters are kept long enough for `npm run usage` to show last year's months.
 const keepDayCountersMs = 400 * dayMs;
-const maxWritesAtOnce = 16;
+const maxWritesAtOnce = 64;
 /**
  * Counters kept in memory once written and idle, the most recently used; older ones are read from the store again
  * when needed. Without a bound every chat and person of the day stayed in memory until midnight (10,000 chats:
@@ -60,7 +60,7 @@ const maxWritesAtOnce = 16;
 const keepIdleCounters = 4096;
 
 /**
- * Creates the ledger. Each day counter is one record changed by the store's `update` (its compare-and-set), so
+ * Creates the ledger. Each day counter is one record the store's `add` adds to (no read first), so
  * reading a budget never scans a log. Calls add to memory first and each counter is written at most once
  * per `flushDelayMs` with everything added meanwhile: a crash loses at most that much accounting. Only day
  * counters are written (half the writes of keeping months too); a month is the sum of its earlier days, read
@@ -117,8 +117,9 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     if (delta === undefined || cell.inFlight !== undefined) return;
     cell.pending = undefined;
     cell.inFlight = delta;
+    // An add, not a read and a write: one statement for many counters, and no read of a chat's new counter.
     const done = options.counters
-      .update(key, (current) => addTotals(current ?? emptyTotals, delta), keepDayCountersMs)
+      .add(key, delta, keepDayCountersMs)
       .then(
         (written) => {
           cell.stored = written;

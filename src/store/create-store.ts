@@ -1,4 +1,5 @@
 import { describeError, EchoError } from '../errors/echo-error.js';
+import { addAmounts } from './add-amounts.js';
 import { createStoreGuard } from './create-store-guard.js';
 import { createBatcher } from './create-batcher.js';
 import type { StoredRow } from './open-keyv-backend.js';
@@ -39,6 +40,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
   const batched = backend.writeBatch ? createBatcher(backend.writeBatch) : undefined;
   const batchedRead = backend.readBatch ? createBatcher(backend.readBatch) : undefined;
+  const batchedAdd = backend.addBatch ? createBatcher(backend.addBatch) : undefined;
 
   /** A live row: its value and expiry, or undefined when it is missing or expired (the purge deletes those). */
   async function read<Value>(key: string): Promise<{ readonly value: Value; readonly expires?: number } | undefined> {
@@ -69,7 +71,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
-    return {
+    const space: KeyValueNamespace<Value> = {
       get: (key) => guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
       set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
       delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
@@ -90,6 +92,14 @@ export async function createStore(options: StoreOptions): Promise<Store> {
           }),
         );
       },
+      add(key, amounts, ttlMs) {
+        // Without a one-statement add (Redis, memory), the same through update's compare-and-set.
+        if (batchedAdd === undefined) return space.update(key, (current) => addAmounts(current, amounts) as Value, ttlMs) as Promise<Value>;
+        // Under the key's lock: an update's read and write of the key must not straddle an add.
+        return withLock(prefix + key, () =>
+          guard.run(`adding to ${name}`, () => batchedAdd({ key: prefix + key, amounts, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined }) as Promise<Value>),
+        );
+      },
       entries: () =>
         guard.run(`listing ${name}`, async () => {
           const now = Date.now();
@@ -97,6 +107,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
           return rows.filter((row) => row.expires === undefined || row.expires > now).map((row) => [row.key.slice(prefix.length), row.value as Value] as const);
         }),
     };
+    return space;
   }
 
   return {
