@@ -45,13 +45,18 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   /** A live row: its value and expiry, or undefined when it is missing or expired (the purge deletes those). */
   async function read<Value>(key: string): Promise<{ readonly value: Value; readonly expires?: number } | undefined> {
     if (batchedRead) {
-      const row: StoredRow | undefined = await batchedRead(key);
-      if (row === undefined || (row.expires !== undefined && row.expires <= Date.now())) return undefined;
-      return { value: row.value as Value, ...(row.expires === undefined ? {} : { expires: row.expires }) };
+      const row = liveRow(await batchedRead(key));
+      return row === undefined ? undefined : { value: row.value as Value, ...(row.expires === undefined ? {} : { expires: row.expires }) };
     }
     const raw = await keyv.getRaw<Value>(key);
     if (raw?.value === undefined) return undefined;
     return { value: raw.value, ...(typeof raw.expires === 'number' ? { expires: raw.expires } : {}) };
+  }
+
+  /** A live row's value, with no promise more than the read's own where reads are batched: `get` is the commonest call. */
+  function readValue<Value>(key: string): Promise<Value | undefined> {
+    if (batchedRead) return batchedRead(key).then((row) => liveRow(row)?.value as Value | undefined);
+    return read<Value>(key).then((row) => row?.value);
   }
 
   async function write(key: string, value: unknown, ttlMs?: number): Promise<void> {
@@ -72,7 +77,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
     const space: KeyValueNamespace<Value> = {
-      get: (key) => guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
+      get: (key) => guard.run(`reading ${name}`, () => readValue<Value>(prefix + key)),
       set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
       delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       update(key, updater, ttlMs) {
@@ -129,6 +134,11 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       await keyv.disconnect();
     },
   };
+}
+
+/** The row unless it is missing or expired. */
+function liveRow(row: StoredRow | undefined): StoredRow | undefined {
+  return row === undefined || (row.expires !== undefined && row.expires <= Date.now()) ? undefined : row;
 }
 
 /** A round trip at start-up turns a missing folder, a locked file or an unreachable Redis into one clear error. */
