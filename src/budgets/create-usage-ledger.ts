@@ -6,6 +6,18 @@ import { type CounterAddress, counterKey, counterKeysOfCall, parseCounterKey } f
 import type { PeriodKeys } from './usage-period.js';
 import { addTotals, emptyTotals, totalsOfCall, type UsageTotals } from './usage-totals.js';
 
+type Writable<T> = { -readonly [Field in keyof T]: T[Field] };
+
+/** Adds a call's totals into a cell's own pending totals, in place (every model call adds to six counters). */
+function addInto(pending: Writable<UsageTotals>, call: UsageTotals): void {
+  pending.calls += call.calls;
+  pending.inputTokens += call.inputTokens;
+  pending.cachedInputTokens += call.cachedInputTokens;
+  pending.outputTokens += call.outputTokens;
+  pending.cost += call.cost;
+  pending.unpricedCalls += call.unpricedCalls;
+}
+
 /** One model call to account. */
 export type UsageEntry = { readonly attribution: UsageAttribution; readonly model: string; readonly usage: ModelUsage | undefined };
 
@@ -43,7 +55,8 @@ type Cell = {
   stored: UsageTotals | undefined;
   loading?: Promise<void>;
   inFlight: UsageTotals | undefined;
-  pending: UsageTotals | undefined;
+  /** What was added since the last write: the cell's own object, added to in place until it is handed to the store. */
+  pending: Writable<UsageTotals> | undefined;
   /** Used since the last pass that forgets idle counters (a second chance: the busy ones stay). */
   recent?: boolean;
 };
@@ -69,7 +82,9 @@ const keepIdleCounters = 4096;
 export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const flushDelayMs = options.flushDelayMs ?? 1000;
   const cells = new Map<string, Cell>();
-  const writes = new Set<Promise<void>>();
+  /** Counter writes in flight, and who waits for none to be (flush). */
+  let writesInFlight = 0;
+  let whenNoWrites: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
   /** The sum of this month's days before today, per `<dimension>|<id>`; dropped when the day changes. */
   const monthsBeforeToday = new Map<string, Promise<UsageTotals>>();
   /** The same sums once read, for `peek`. */
@@ -117,31 +132,49 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     if (delta === undefined || cell.inFlight !== undefined) return;
     cell.pending = undefined;
     cell.inFlight = delta;
+    writesInFlight += 1;
+    const settled = () => {
+      cell.inFlight = undefined;
+      writesInFlight -= 1;
+      if (cell.pending !== undefined) schedule();
+      startDue();
+      if (writesInFlight === 0 && whenNoWrites !== undefined) {
+        whenNoWrites.resolve();
+        whenNoWrites = undefined;
+      }
+    };
     // An add, not a read and a write: one statement for many counters, and no read of a chat's new counter.
-    const done = options.counters
-      .add(key, delta, keepDayCountersMs)
-      .then(
-        (written) => {
-          cell.stored = written;
-        },
-        (error: unknown) => {
-          // Not written means not lost: the change waits for the next flush.
-          cell.pending = cell.pending === undefined ? delta : addTotals(delta, cell.pending);
-          options.onWriteFailed?.(error);
-        },
-      )
-      .finally(() => {
-        cell.inFlight = undefined;
-        writes.delete(done);
-        if (cell.pending !== undefined) schedule();
-        startDue();
+    // One `then` for both outcomes (no `finally`): this runs for every counter written.
+    options.counters.add(key, delta, keepDayCountersMs).then(
+      (written) => {
+        cell.stored = written;
+        settled();
+      },
+      (error: unknown) => {
+        // Not written means not lost: the change waits for the next flush.
+        cell.pending = cell.pending === undefined ? { ...delta } : addTotals(delta, cell.pending);
+        options.onWriteFailed?.(error);
+        settled();
+      },
+    );
+  }
+
+  /** Resolves once no counter write is in flight. */
+  function noWrites(): Promise<void> {
+    if (writesInFlight === 0) return Promise.resolve();
+    if (whenNoWrites === undefined) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((settle) => {
+        resolve = settle;
       });
-    writes.add(done);
+      whenNoWrites = { promise, resolve };
+    }
+    return whenNoWrites.promise;
   }
 
   // A few writes at a time: a round of hundreds of counters must not stand in front of the turns' own writes.
   function startDue(): void {
-    while (writes.size < maxWritesAtOnce && due.length > 0) {
+    while (writesInFlight < maxWritesAtOnce && due.length > 0) {
       const key = due.pop() ?? '';
       const cell = cells.get(key);
       if (cell) write(key, cell);
@@ -237,7 +270,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       for (const key of counterKeysOfCall(entry.attribution, entry.model, periods.day)) {
         const cell = cellOf(key);
         cell.recent = true;
-        cell.pending = cell.pending === undefined ? call : addTotals(cell.pending, call);
+        if (cell.pending === undefined) cell.pending = { ...call };
+        else addInto(cell.pending, call);
       }
       schedule();
       return { cost };
@@ -264,7 +298,7 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       // A few rounds: changes made while writing go too, and a store that keeps failing cannot hold the caller for ever.
       for (let round = 0; round < 3; round += 1) {
         flushNow();
-        while (writes.size > 0) await Promise.race([...writes]);
+        await noWrites();
       }
     },
   };
