@@ -5,6 +5,8 @@ import type { StoreHealth } from './key-value-namespace.js';
 export type StoreGuard = {
   /** Runs one call; a failure or a timeout rejects with a `store-*` EchoError and marks the store degraded. */
   run<T>(what: string, work: () => Promise<T>, timeoutMs?: number): Promise<T>;
+  /** The same for a call that answers through callbacks (a batcher's `enqueue`): the guard's promise is the call's only one. */
+  start<T>(what: string, begin: (resolve: (value: T) => void, reject: (error: unknown) => void) => void, timeoutMs?: number): Promise<T>;
   health(): StoreHealth;
   /** Stops the watchdog (when the store closes). */
   dispose(): void;
@@ -92,35 +94,40 @@ export function createStoreGuard(options: { readonly description: string; readon
     watchdog.unref();
   }
 
-  return {
-    run(what, work, timeoutMs = options.operationTimeoutMs) {
-      return new Promise((resolve, reject) => {
-        let settled = false;
-        const fail = (failure: EchoError) => {
+  function start<T>(what: string, begin: (resolve: (value: T) => void, reject: (error: unknown) => void) => void, timeoutMs = options.operationTimeoutMs): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      let settled = false;
+      const fail = (failure: EchoError) => {
+        if (settled) return;
+        settled = true;
+        record(failure);
+        reject(failure);
+      };
+      const call: Running = { what, deadline: Date.now() + timeoutMs, timeoutMs, fail, previous: undefined, next: undefined };
+      add(call);
+      watch();
+      const failed = (error: unknown) => {
+        if (settled) return;
+        remove(call);
+        fail(error instanceof EchoError ? error : new EchoError('store-write-failed', `The store (${options.description}) failed while ${what}: ${describeError(error)}`, { cause: error }));
+      };
+      try {
+        begin((value) => {
           if (settled) return;
+          remove(call);
           settled = true;
-          record(failure);
-          reject(failure);
-        };
-        const call: Running = { what, deadline: Date.now() + timeoutMs, timeoutMs, fail, previous: undefined, next: undefined };
-        add(call);
-        watch();
-        work().then(
-          (value) => {
-            if (settled) return;
-            remove(call);
-            settled = true;
-            lastError = undefined;
-            resolve(value);
-          },
-          (error: unknown) => {
-            if (settled) return;
-            remove(call);
-            fail(error instanceof EchoError ? error : new EchoError('store-write-failed', `The store (${options.description}) failed while ${what}: ${describeError(error)}`, { cause: error }));
-          },
-        );
-      });
-    },
+          lastError = undefined;
+          resolve(value);
+        }, failed);
+      } catch (error) {
+        failed(error);
+      }
+    });
+  }
+
+  return {
+    run: (what, work, timeoutMs) => start(what, (resolve, reject) => void work().then(resolve, reject), timeoutMs),
+    start,
     health: () => (lastError === undefined ? { state: 'ok', errors } : { state: 'degraded', errors, lastError }),
     dispose() {
       clearInterval(watchdog);

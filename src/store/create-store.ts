@@ -53,17 +53,12 @@ export async function createStore(options: StoreOptions): Promise<Store> {
     return { value: raw.value, ...(typeof raw.expires === 'number' ? { expires: raw.expires } : {}) };
   }
 
-  /** A live row's value, with no promise more than the read's own where reads are batched: `get` is the commonest call. */
-  function readValue<Value>(key: string): Promise<Value | undefined> {
-    if (batchedRead) return batchedRead(key).then((row) => liveRow(row)?.value as Value | undefined);
-    return read<Value>(key).then((row) => row?.value);
-  }
+  /** The row format keyv reads back: the value beside its expiry. */
+  const serialize = (value: unknown, ttlMs: number | undefined) => JSON.stringify({ value, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined });
 
   async function write(key: string, value: unknown, ttlMs?: number): Promise<void> {
     if (batched) {
-      // The row format keyv reads back: the value beside its expiry.
-      const serialized = JSON.stringify({ value, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined });
-      await batched({ kind: 'set', key, serialized });
+      await batched({ kind: 'set', key, serialized: serialize(value, ttlMs) });
       return;
     }
     const stored = await keyv.set(key, value, ttlMs);
@@ -77,9 +72,19 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
     const space: KeyValueNamespace<Value> = {
-      get: (key) => guard.run(`reading ${name}`, () => readValue<Value>(prefix + key)),
-      set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
-      delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
+      // Where calls are batched (SQLite), get, set, delete and add hand the guard's callbacks to the batcher: one
+      // promise per call. Store calls wait in the group-commit queue while SQLite is busy, long enough under load for
+      // every object they hold to be promoted to the old generation (issue 25).
+      get: (key) =>
+        batchedRead
+          ? guard.start<Value | undefined>(`reading ${name}`, (resolve, reject) => batchedRead.enqueue(prefix + key, (row) => resolve(liveRow(row)?.value as Value | undefined), reject))
+          : guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
+      set: (key, value, ttlMs) =>
+        batched
+          ? guard.start<void>(`saving ${name}`, (resolve, reject) => batched.enqueue({ kind: 'set', key: prefix + key, serialized: serialize(value, ttlMs) }, () => resolve(), reject))
+          : guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
+      delete: (key) =>
+        batched ? guard.start<boolean>(`deleting from ${name}`, (resolve, reject) => batched.enqueue({ kind: 'delete', key: prefix + key }, resolve, reject)) : guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
           guard.run(`updating ${name}`, async () => {
@@ -102,7 +107,9 @@ export async function createStore(options: StoreOptions): Promise<Store> {
         if (batchedAdd === undefined) return space.update(key, (current) => addAmounts(current, amounts) as Value, ttlMs) as Promise<Value>;
         // Under the key's lock: an update's read and write of the key must not straddle an add.
         return withLock(prefix + key, () =>
-          guard.run(`adding to ${name}`, () => batchedAdd({ key: prefix + key, amounts, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined }) as Promise<Value>),
+          guard.start<Value>(`adding to ${name}`, (resolve, reject) =>
+            batchedAdd.enqueue({ key: prefix + key, amounts, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined }, (value) => resolve(value as Value), reject),
+          ),
         );
       },
       entries: () =>

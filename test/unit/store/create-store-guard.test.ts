@@ -84,4 +84,25 @@ describe('createStoreGuard', () => {
     expect((error as Error).message).toBe('The store (sqlite echo.sqlite) did not answer within 0.5 s while updating usage.');
     guard.dispose();
   });
+
+  it('guards a call that answers through callbacks the same way: answer, failure, a throw, a timeout', async () => {
+    const guard = createStoreGuard({ description: 'test', operationTimeoutMs: 500 });
+    await expect(guard.start<number>('reading', (resolve) => resolve(7))).resolves.toBe(7);
+    await expect(guard.start('saving', (_resolve, reject) => reject(new Error('locked')))).rejects.toSatisfy((error) => codeOf(error) === 'store-write-failed');
+    await expect(
+      guard.start('saving', () => {
+        throw new TypeError('Do not know how to serialize a BigInt');
+      }),
+    ).rejects.toSatisfy((error) => codeOf(error) === 'store-write-failed');
+    let late: (value: string) => void = () => undefined;
+    const waiting = guard.start<string>('reading', (resolve) => {
+      late = resolve;
+    });
+    const settled = waiting.catch((error: unknown) => codeOf(error));
+    await vi.advanceTimersByTimeAsync(600);
+    late('too late');
+    expect(await settled).toBe('store-timeout');
+    expect(guard.health()).toMatchObject({ state: 'degraded', errors: 3 });
+    guard.dispose();
+  });
 });
