@@ -22,7 +22,7 @@ import { createDeliveredReplies } from '../journal/delivered-replies.js';
 import { createTurnParking } from '../journal/create-turn-parking.js';
 import { createInboundJournal, type JournalEntry } from '../journal/inbound-journal.js';
 import { createParkedTurns, type ParkedTurn } from '../journal/parked-turns.js';
-import { isClaimHeld } from '../cluster/turn-claim.js';
+import { isClaimHeld, turnClaim } from '../cluster/turn-claim.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import { collectSecrets } from '../config/collect-secrets.js';
 import type { Config } from '../config/config-schema.js';
@@ -483,18 +483,14 @@ function userName(): string {
 
 /** History writes check the turn's claim first (cluster mode): a worker whose job moved to another instance writes nothing. */
 function fenceHistory(history: SessionHistory): SessionHistory {
-  const guard = async () => {
+  const fenced = async <T>(write: () => Promise<T>): Promise<T> => {
     if (!(await isClaimHeld())) throw new EchoError('turn-fenced', 'This turn was taken over by another instance; its results are not written here.');
+    return write();
   };
+  // Outside a cluster job there is no claim to check: the write goes straight on, without the promises of the check.
   return {
     ...history,
-    append: async (sessionKey, messages) => {
-      await guard();
-      return history.append(sessionKey, messages);
-    },
-    update: async (sessionKey, change) => {
-      await guard();
-      return history.update(sessionKey, change);
-    },
+    append: (sessionKey, messages) => (turnClaim.getStore() === undefined ? history.append(sessionKey, messages) : fenced(() => history.append(sessionKey, messages))),
+    update: (sessionKey, change) => (turnClaim.getStore() === undefined ? history.update(sessionKey, change) : fenced(() => history.update(sessionKey, change))),
   };
 }
