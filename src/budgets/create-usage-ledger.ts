@@ -49,6 +49,11 @@ export type UsageLedgerOptions = {
   /** How long a change may wait in memory, so a busy counter is written once for many calls; default 1000 ms. */
   readonly flushDelayMs?: number;
   readonly onWriteFailed?: (error: unknown) => void;
+  /**
+   * How many written, idle counters stay in memory for `peek` and `totals` (default 4096). 0 when nothing reads them
+   * on a turn's path (no budgets configured): a counter then leaves memory once written, and `/usage` reads the store.
+   */
+  readonly keepIdleCounters?: number;
 };
 
 type Cell = {
@@ -58,7 +63,7 @@ type Cell = {
   /** What was added since the last write: the cell's own object, added to in place until it is handed to the store. */
   pending: Writable<UsageTotals> | undefined;
   /** Used since the last pass that forgets idle counters (a second chance: the busy ones stay). */
-  recent?: boolean;
+  recent: boolean;
 };
 
 const dayMs = 24 * 60 * 60_000;
@@ -70,7 +75,7 @@ const maxWritesAtOnce = 64;
  * when needed. Without a bound every chat and person of the day stayed in memory until midnight (10,000 chats:
  * about 5 MB, and a larger heap for the garbage collector to grow from).
  */
-const keepIdleCounters = 4096;
+const defaultKeepIdleCounters = 4096;
 
 /**
  * Creates the ledger. Each day counter is one record the store's `add` adds to (no read first), so
@@ -81,6 +86,7 @@ const keepIdleCounters = 4096;
  */
 export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const flushDelayMs = options.flushDelayMs ?? 1000;
+  const keepIdleCounters = options.keepIdleCounters ?? defaultKeepIdleCounters;
   const cells = new Map<string, Cell>();
   /** Counter writes in flight, and who waits for none to be (flush). */
   let writesInFlight = 0;
@@ -97,7 +103,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const cellOf = (key: string): Cell => {
     let cell = cells.get(key);
     if (!cell) {
-      cell = { stored: undefined, inFlight: undefined, pending: undefined };
+      // Every field from the start: a field added later would give each cell a second object for its properties.
+      cell = { stored: undefined, inFlight: undefined, pending: undefined, recent: false };
       cells.set(key, cell);
     }
     return cell;
@@ -148,6 +155,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     options.counters.add(key, delta, keepDayCountersMs).then(
       (written) => {
         cell.stored = written;
+        // Kept for nobody: gone at once instead of at the next pass (10,000 chats a day would otherwise stay until then).
+        if (keepIdleCounters === 0 && cell.pending === undefined && cells.get(key) === cell) cells.delete(key);
         settled();
       },
       (error: unknown) => {
