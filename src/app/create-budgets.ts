@@ -1,6 +1,6 @@
 import type { BudgetHolds } from '../budgets/budget-holds.js';
 import type { BudgetState } from '../budgets/budget-check.js';
-import { type BudgetControl, createBudgetControl } from '../budgets/create-budget-control.js';
+import { type BudgetControl, createBudgetControl, hasBudgets } from '../budgets/create-budget-control.js';
 import { createMemoryBudgetHolds } from '../budgets/create-memory-budget-holds.js';
 import { createMeteredModel } from '../budgets/create-metered-model.js';
 import { createUsageLedger } from '../budgets/create-usage-ledger.js';
@@ -46,6 +46,8 @@ export async function createBudgets(options: {
     flushDelayMs: 1000,
     periods: createPeriodClock({ timezone: config.agent.timezone, now: options.now }),
     onWriteFailed: (error) => options.logger.warn({ err: error }, 'usage counters could not be written; they are kept and retried'),
+    // Without budgets no turn reads the counters: none is kept in memory once written.
+    ...(hasBudgets(config.budgets) ? {} : { keepIdleCounters: 0 }),
   });
   const ownHolds = createMemoryBudgetHolds();
   // The PostgreSQL client loads only in cluster mode: one process never pays for it.

@@ -6,6 +6,18 @@ import { type CounterAddress, counterKey, counterKeysOfCall, parseCounterKey } f
 import type { PeriodKeys } from './usage-period.js';
 import { addTotals, emptyTotals, totalsOfCall, type UsageTotals } from './usage-totals.js';
 
+type Writable<T> = { -readonly [Field in keyof T]: T[Field] };
+
+/** Adds a call's totals into a cell's own pending totals, in place (every model call adds to six counters). */
+function addInto(pending: Writable<UsageTotals>, call: UsageTotals): void {
+  pending.calls += call.calls;
+  pending.inputTokens += call.inputTokens;
+  pending.cachedInputTokens += call.cachedInputTokens;
+  pending.outputTokens += call.outputTokens;
+  pending.cost += call.cost;
+  pending.unpricedCalls += call.unpricedCalls;
+}
+
 /** One model call to account. */
 export type UsageEntry = { readonly attribution: UsageAttribution; readonly model: string; readonly usage: ModelUsage | undefined };
 
@@ -37,30 +49,36 @@ export type UsageLedgerOptions = {
   /** How long a change may wait in memory, so a busy counter is written once for many calls; default 1000 ms. */
   readonly flushDelayMs?: number;
   readonly onWriteFailed?: (error: unknown) => void;
+  /**
+   * How many written, idle counters stay in memory for `peek` and `totals` (default 4096). 0 when nothing reads them
+   * on a turn's path (no budgets configured): a counter then leaves memory once written, and `/usage` reads the store.
+   */
+  readonly keepIdleCounters?: number;
 };
 
 type Cell = {
   stored: UsageTotals | undefined;
   loading?: Promise<void>;
   inFlight: UsageTotals | undefined;
-  pending: UsageTotals | undefined;
+  /** What was added since the last write: the cell's own object, added to in place until it is handed to the store. */
+  pending: Writable<UsageTotals> | undefined;
   /** Used since the last pass that forgets idle counters (a second chance: the busy ones stay). */
-  recent?: boolean;
+  recent: boolean;
 };
 
 const dayMs = 24 * 60 * 60_000;
 // Months are sums of days: day counters are kept long enough for `npm run usage` to show last year's months.
 const keepDayCountersMs = 400 * dayMs;
-const maxWritesAtOnce = 16;
+const maxWritesAtOnce = 64;
 /**
  * Counters kept in memory once written and idle, the most recently used; older ones are read from the store again
  * when needed. Without a bound every chat and person of the day stayed in memory until midnight (10,000 chats:
  * about 5 MB, and a larger heap for the garbage collector to grow from).
  */
-const keepIdleCounters = 4096;
+const defaultKeepIdleCounters = 4096;
 
 /**
- * Creates the ledger. Each day counter is one record changed by the store's `update` (its compare-and-set), so
+ * Creates the ledger. Each day counter is one record the store's `add` adds to (no read first), so
  * reading a budget never scans a log. Calls add to memory first and each counter is written at most once
  * per `flushDelayMs` with everything added meanwhile: a crash loses at most that much accounting. Only day
  * counters are written (half the writes of keeping months too); a month is the sum of its earlier days, read
@@ -68,8 +86,11 @@ const keepIdleCounters = 4096;
  */
 export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const flushDelayMs = options.flushDelayMs ?? 1000;
+  const keepIdleCounters = options.keepIdleCounters ?? defaultKeepIdleCounters;
   const cells = new Map<string, Cell>();
-  const writes = new Set<Promise<void>>();
+  /** Counter writes in flight, and who waits for none to be (flush). */
+  let writesInFlight = 0;
+  let whenNoWrites: { readonly promise: Promise<void>; readonly resolve: () => void } | undefined;
   /** The sum of this month's days before today, per `<dimension>|<id>`; dropped when the day changes. */
   const monthsBeforeToday = new Map<string, Promise<UsageTotals>>();
   /** The same sums once read, for `peek`. */
@@ -82,7 +103,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
   const cellOf = (key: string): Cell => {
     let cell = cells.get(key);
     if (!cell) {
-      cell = { stored: undefined, inFlight: undefined, pending: undefined };
+      // Every field from the start: a field added later would give each cell a second object for its properties.
+      cell = { stored: undefined, inFlight: undefined, pending: undefined, recent: false };
       cells.set(key, cell);
     }
     return cell;
@@ -117,30 +139,51 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     if (delta === undefined || cell.inFlight !== undefined) return;
     cell.pending = undefined;
     cell.inFlight = delta;
-    const done = options.counters
-      .update(key, (current) => addTotals(current ?? emptyTotals, delta), keepDayCountersMs)
-      .then(
-        (written) => {
-          cell.stored = written;
-        },
-        (error: unknown) => {
-          // Not written means not lost: the change waits for the next flush.
-          cell.pending = cell.pending === undefined ? delta : addTotals(delta, cell.pending);
-          options.onWriteFailed?.(error);
-        },
-      )
-      .finally(() => {
-        cell.inFlight = undefined;
-        writes.delete(done);
-        if (cell.pending !== undefined) schedule();
-        startDue();
+    writesInFlight += 1;
+    const settled = () => {
+      cell.inFlight = undefined;
+      writesInFlight -= 1;
+      if (cell.pending !== undefined) schedule();
+      startDue();
+      if (writesInFlight === 0 && whenNoWrites !== undefined) {
+        whenNoWrites.resolve();
+        whenNoWrites = undefined;
+      }
+    };
+    // An add, not a read and a write: one statement for many counters, and no read of a chat's new counter.
+    // One `then` for both outcomes (no `finally`): this runs for every counter written.
+    options.counters.add(key, delta, keepDayCountersMs).then(
+      (written) => {
+        cell.stored = written;
+        // Kept for nobody: gone at once instead of at the next pass (10,000 chats a day would otherwise stay until then).
+        if (keepIdleCounters === 0 && cell.pending === undefined && cells.get(key) === cell) cells.delete(key);
+        settled();
+      },
+      (error: unknown) => {
+        // Not written means not lost: the change waits for the next flush.
+        cell.pending = cell.pending === undefined ? { ...delta } : addTotals(delta, cell.pending);
+        options.onWriteFailed?.(error);
+        settled();
+      },
+    );
+  }
+
+  /** Resolves once no counter write is in flight. */
+  function noWrites(): Promise<void> {
+    if (writesInFlight === 0) return Promise.resolve();
+    if (whenNoWrites === undefined) {
+      let resolve: () => void = () => undefined;
+      const promise = new Promise<void>((settle) => {
+        resolve = settle;
       });
-    writes.add(done);
+      whenNoWrites = { promise, resolve };
+    }
+    return whenNoWrites.promise;
   }
 
   // A few writes at a time: a round of hundreds of counters must not stand in front of the turns' own writes.
   function startDue(): void {
-    while (writes.size < maxWritesAtOnce && due.length > 0) {
+    while (writesInFlight < maxWritesAtOnce && due.length > 0) {
       const key = due.pop() ?? '';
       const cell = cells.get(key);
       if (cell) write(key, cell);
@@ -236,7 +279,8 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       for (const key of counterKeysOfCall(entry.attribution, entry.model, periods.day)) {
         const cell = cellOf(key);
         cell.recent = true;
-        cell.pending = cell.pending === undefined ? call : addTotals(cell.pending, call);
+        if (cell.pending === undefined) cell.pending = { ...call };
+        else addInto(cell.pending, call);
       }
       schedule();
       return { cost };
@@ -263,7 +307,7 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
       // A few rounds: changes made while writing go too, and a store that keeps failing cannot hold the caller for ever.
       for (let round = 0; round < 3; round += 1) {
         flushNow();
-        while (writes.size > 0) await Promise.race([...writes]);
+        await noWrites();
       }
     },
   };

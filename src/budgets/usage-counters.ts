@@ -35,7 +35,14 @@ export function idsOfCall(attribution: UsageAttribution, model: string): readonl
   ];
 }
 
-/** Every counter key one call adds to: each dimension's counter of the day (months are sums of days). Pure. */
+/**
+ * Every counter key one call adds to: each dimension's counter of the day (months are sums of days), the keys of
+ * `idsOfCall` in its order. Written out rather than mapped from it: it runs for every model call. Pure.
+ */
 export function counterKeysOfCall(attribution: UsageAttribution, model: string, day: string): readonly string[] {
-  return idsOfCall(attribution, model).map(([dimension, id]) => counterKey({ period: day, dimension, id }));
+  const keys = [`${day}|chat|${attribution.channel}:${attribution.chatId}`];
+  if (attribution.userId !== undefined) keys.push(`${day}|user|${attribution.channel}:${attribution.userId}`);
+  if (attribution.jobId !== undefined) keys.push(`${day}|job|${attribution.jobId}`);
+  keys.push(`${day}|global|${globalId}`, `${day}|model|${model}`, `${day}|origin|${attribution.origin}`);
+  return keys;
 }

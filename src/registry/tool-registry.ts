@@ -125,7 +125,10 @@ export function createToolRegistry(options: ToolRegistryOptions): { ok: true; re
     }
     dynamicTools = nextTools;
     dynamicSchemas = nextSchemas;
+    definitionsSeen = new WeakMap();
   };
+  /** The definitions given for each set of visible tools (the runtime keeps one set per channel), until the tools change: every turn asks. */
+  let definitionsSeen = new WeakMap<ReadonlySet<string>, readonly ToolSchema[]>();
   refresh();
   const listeners = new Set<() => void>();
   options.toolSource?.onChange(() => {
@@ -143,7 +146,11 @@ export function createToolRegistry(options: ToolRegistryOptions): { ok: true; re
     names: () => [...tools.keys(), ...dynamicTools.keys()].sort(),
     find,
     definitions(visibleTools) {
-      return [...schemas.entries(), ...dynamicSchemas.entries()].filter(([name]) => visibleTools.has(name)).map(([, schema]) => schema);
+      const seen = definitionsSeen.get(visibleTools);
+      if (seen !== undefined) return seen;
+      const definitions = [...schemas.entries(), ...dynamicSchemas.entries()].filter(([name]) => visibleTools.has(name)).map(([, schema]) => schema);
+      definitionsSeen.set(visibleTools, definitions);
+      return definitions;
     },
     onChange(listener) {
       listeners.add(listener);

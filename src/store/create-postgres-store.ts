@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describeError, EchoError } from '../errors/echo-error.js';
+import type { Amounts } from './add-amounts.js';
 import { createKeyLock } from './key-lock.js';
 import { createStoreGuard } from './create-store-guard.js';
 import type { KeyValueNamespace, Store } from './key-value-namespace.js';
@@ -25,6 +26,25 @@ CREATE TABLE IF NOT EXISTS echo_store (
 );
 CREATE INDEX IF NOT EXISTS echo_store_expires ON echo_store (expires_at) WHERE expires_at IS NOT NULL;
 `;
+
+/**
+ * `add`'s upsert, its values escaped as literals (it runs in one simple query with the lock): adds the amounts to the
+ * live record's numbers, field by field; an expired record (by the caller's clock, `now`) counts as missing. Without a
+ * new expiry the record keeps its own.
+ */
+function addStatement(client: pg.PoolClient, input: { readonly name: string; readonly key: string; readonly amounts: Amounts; readonly expiresAt: number | null; readonly now: number }): string {
+  const expiresAt = input.expiresAt === null ? 'NULL' : String(input.expiresAt);
+  const expired = `echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= ${input.now}`;
+  return `INSERT INTO echo_store (namespace, key, value, expires_at) VALUES (${client.escapeLiteral(input.name)}, ${client.escapeLiteral(input.key)}, ${client.escapeLiteral(JSON.stringify(input.amounts))}::jsonb, ${expiresAt})
+ON CONFLICT (namespace, key) DO UPDATE SET
+  value = CASE WHEN ${expired} THEN excluded.value
+    ELSE (SELECT coalesce(jsonb_object_agg(field.key, field.total), '{}'::jsonb) FROM (
+      SELECT each.key, sum(each.value::numeric) AS total FROM (
+        SELECT key, value FROM jsonb_each_text(echo_store.value) UNION ALL SELECT key, value FROM jsonb_each_text(excluded.value)
+      ) AS each GROUP BY each.key) AS field) END,
+  expires_at = CASE WHEN ${expiresAt === 'NULL' ? 'true' : 'false'} AND NOT (${expired}) THEN echo_store.expires_at ELSE excluded.expires_at END
+RETURNING value`;
+}
 
 /** `postgres://user:***@host/db`: the password never reaches a log line. */
 function describeUrl(url: string): string {
@@ -109,6 +129,23 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
             }
           }),
         ),
+      // No read first, one round trip: the upsert under the key's advisory lock, which `update` holds from its read
+      // to its write, so neither loses the other's change (the upsert's row lock alone would not stop that).
+      add: (key, amounts, ttlMs) =>
+        guard.run(`adding to ${name}`, async () => {
+          const client = await pool.connect();
+          try {
+            const results = (await client.query(
+              `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(`${name}:${key}`)}, 0)); ${addStatement(client, { name, key, amounts, expiresAt: expiryOf(ttlMs), now: Date.now() })}; COMMIT`,
+            )) as unknown as ReadonlyArray<pg.QueryResult<{ value: Value }>>;
+            return results[2]?.rows[0]?.value as Value;
+          } catch (error) {
+            await client.query('ROLLBACK').catch(() => undefined);
+            throw error;
+          } finally {
+            client.release();
+          }
+        }),
       entries: () =>
         guard.run(`listing ${name}`, async () => {
           const result = await pool.query<{ key: string; value: Value }>('SELECT key, value FROM echo_store WHERE namespace = $1 AND (expires_at IS NULL OR expires_at > $2)', [name, Date.now()]);

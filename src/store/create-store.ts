@@ -1,4 +1,5 @@
 import { describeError, EchoError } from '../errors/echo-error.js';
+import { addAmounts } from './add-amounts.js';
 import { createStoreGuard } from './create-store-guard.js';
 import { createBatcher } from './create-batcher.js';
 import type { StoredRow } from './open-keyv-backend.js';
@@ -39,24 +40,25 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
   const batched = backend.writeBatch ? createBatcher(backend.writeBatch) : undefined;
   const batchedRead = backend.readBatch ? createBatcher(backend.readBatch) : undefined;
+  const batchedAdd = backend.addBatch ? createBatcher(backend.addBatch) : undefined;
 
   /** A live row: its value and expiry, or undefined when it is missing or expired (the purge deletes those). */
   async function read<Value>(key: string): Promise<{ readonly value: Value; readonly expires?: number } | undefined> {
     if (batchedRead) {
-      const row: StoredRow | undefined = await batchedRead(key);
-      if (row === undefined || (row.expires !== undefined && row.expires <= Date.now())) return undefined;
-      return { value: row.value as Value, ...(row.expires === undefined ? {} : { expires: row.expires }) };
+      const row = liveRow(await batchedRead(key));
+      return row === undefined ? undefined : { value: row.value as Value, ...(row.expires === undefined ? {} : { expires: row.expires }) };
     }
     const raw = await keyv.getRaw<Value>(key);
     if (raw?.value === undefined) return undefined;
     return { value: raw.value, ...(typeof raw.expires === 'number' ? { expires: raw.expires } : {}) };
   }
 
+  /** The row format keyv reads back: the value beside its expiry. */
+  const serialize = (value: unknown, ttlMs: number | undefined) => JSON.stringify({ value, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined });
+
   async function write(key: string, value: unknown, ttlMs?: number): Promise<void> {
     if (batched) {
-      // The row format keyv reads back: the value beside its expiry.
-      const serialized = JSON.stringify({ value, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined });
-      await batched({ kind: 'set', key, serialized });
+      await batched({ kind: 'set', key, serialized: serialize(value, ttlMs) });
       return;
     }
     const stored = await keyv.set(key, value, ttlMs);
@@ -69,10 +71,20 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
-    return {
-      get: (key) => guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
-      set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
-      delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
+    const space: KeyValueNamespace<Value> = {
+      // Where calls are batched (SQLite), get, set, delete and add hand the guard's callbacks to the batcher: one
+      // promise per call. Store calls wait in the group-commit queue while SQLite is busy, long enough under load for
+      // every object they hold to be promoted to the old generation (issue 25).
+      get: (key) =>
+        batchedRead
+          ? guard.start<Value | undefined>(`reading ${name}`, (resolve, reject) => batchedRead.enqueue(prefix + key, (row) => resolve(liveRow(row)?.value as Value | undefined), reject))
+          : guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
+      set: (key, value, ttlMs) =>
+        batched
+          ? guard.start<void>(`saving ${name}`, (resolve, reject) => batched.enqueue({ kind: 'set', key: prefix + key, serialized: serialize(value, ttlMs) }, () => resolve(), reject))
+          : guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
+      delete: (key) =>
+        batched ? guard.start<boolean>(`deleting from ${name}`, (resolve, reject) => batched.enqueue({ kind: 'delete', key: prefix + key }, resolve, reject)) : guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
           guard.run(`updating ${name}`, async () => {
@@ -90,6 +102,16 @@ export async function createStore(options: StoreOptions): Promise<Store> {
           }),
         );
       },
+      add(key, amounts, ttlMs) {
+        // Without a one-statement add (Redis, memory), the same through update's compare-and-set.
+        if (batchedAdd === undefined) return space.update(key, (current) => addAmounts(current, amounts) as Value, ttlMs) as Promise<Value>;
+        // Under the key's lock: an update's read and write of the key must not straddle an add.
+        return withLock(prefix + key, () =>
+          guard.start<Value>(`adding to ${name}`, (resolve, reject) =>
+            batchedAdd.enqueue({ key: prefix + key, amounts, expires: typeof ttlMs === 'number' ? Date.now() + ttlMs : undefined }, (value) => resolve(value as Value), reject),
+          ),
+        );
+      },
       entries: () =>
         guard.run(`listing ${name}`, async () => {
           const now = Date.now();
@@ -97,6 +119,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
           return rows.filter((row) => row.expires === undefined || row.expires > now).map((row) => [row.key.slice(prefix.length), row.value as Value] as const);
         }),
     };
+    return space;
   }
 
   return {
@@ -118,6 +141,11 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       await keyv.disconnect();
     },
   };
+}
+
+/** The row unless it is missing or expired. */
+function liveRow(row: StoredRow | undefined): StoredRow | undefined {
+  return row === undefined || (row.expires !== undefined && row.expires <= Date.now()) ? undefined : row;
 }
 
 /** A round trip at start-up turns a missing folder, a locked file or an unreachable Redis into one clear error. */

@@ -1,3 +1,5 @@
+import type { Amounts } from './add-amounts.js';
+
 /** One namespace of the durable store (sessions, approvals, schedules...). Values are JSON-serialisable. */
 export interface KeyValueNamespace<Value> {
   get(key: string): Promise<Value | undefined>;
@@ -11,6 +13,14 @@ export interface KeyValueNamespace<Value> {
    * Resolves to what was written.
    */
   update(key: string, updater: (current: Value | undefined) => Value | undefined, ttlMs?: number): Promise<Value | undefined>;
+  /**
+   * For records that are objects of numbers (counters): adds each of `amounts` to the field of the same name (a
+   * missing or expired record, or a missing field, counts as 0) atomically (no concurrent add or update of the key is
+   * lost), without reading the record first where the backend can (one statement in SQLite and PostgreSQL). With `ttlMs`
+   * the record expires that long from now, without it keeps the expiry it had. Resolves to the record as stored
+   * after the add (and any other adds to that key made at the same moment).
+   */
+  add(key: string, amounts: Amounts, ttlMs?: number): Promise<Value>;
   /** Every live entry of this namespace (for recovery sweeps at start-up; not for hot paths). */
   entries(): Promise<readonly (readonly [string, Value])[]>;
 }

@@ -3,7 +3,11 @@ import { join } from 'node:path';
 import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
 import { EchoError } from '../errors/echo-error.js';
+import { type Amounts, addAmounts } from './add-amounts.js';
 import { type BatchWriter, collapseWrites } from './collapse-writes.js';
+
+/** One `add` to a record of numbers: the amounts, and its new expiry (ms since the epoch; undefined keeps the one it had). */
+export type AddOperation = { readonly key: string; readonly amounts: Amounts; readonly expires: number | undefined };
 
 /** A raw stored row: keyv keeps the value beside its expiry. */
 export type StoredRow = { readonly key: string; readonly value: unknown; readonly expires?: number };
@@ -23,7 +27,22 @@ export type KeyvBackend = {
   readonly writeBatch?: BatchWriter;
   /** Reads a batch of keys in one statement, where the backend can (SQLite); expired rows included. */
   readonly readBatch?: (keys: readonly string[]) => Promise<readonly (StoredRow | undefined)[]>;
+  /** Adds a batch of amounts in one statement without reading first, where the backend can (SQLite); resolves to each record's value afterwards. */
+  readonly addBatch?: (operations: readonly AddOperation[]) => Promise<readonly unknown[]>;
 };
+
+/**
+ * An upsert that adds the numbers of each row (`[key, '{"value":{...amounts},"expires":n}']`) to the live record's,
+ * field by field; an expired record counts as missing. Without a new expiry the record keeps its own.
+ */
+const addSql = `INSERT INTO keyv (key, value) SELECT row.value ->> 0, row.value ->> 1 FROM json_each(?) AS row WHERE true
+ON CONFLICT(key) DO UPDATE SET value = CASE
+  WHEN keyv.value ->> '$.expires' IS NOT NULL AND keyv.value ->> '$.expires' <= ? THEN excluded.value
+  ELSE json_object(
+    'value', json((SELECT json_group_object(field, total) FROM (SELECT field.key AS field, sum(field.value) AS total FROM (SELECT key, value FROM json_each(keyv.value, '$.value') UNION ALL SELECT key, value FROM json_each(excluded.value, '$.value')) AS field GROUP BY field.key))),
+    'expires', coalesce(excluded.value ->> '$.expires', keyv.value ->> '$.expires'))
+END
+RETURNING key, value`;
 
 /** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
 const plainJson = { serialize: JSON.stringify, deserialize: JSON.parse } as const;
@@ -70,6 +89,18 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
       const rows = (await query('SELECT key, value FROM keyv WHERE key IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(keys)])])) as { key: string; value: string }[];
       const found = new Map(rows.map((row) => [row.key, parseRow(row.key, row.value)]));
       return keys.map((key) => found.get(key));
+    },
+    async addBatch(operations) {
+      // One row per key: adds to one key in the same batch are summed first (an upsert may not touch a row twice).
+      const byKey = new Map<string, { amounts: Amounts; expires: number | undefined }>();
+      for (const operation of operations) {
+        const earlier = byKey.get(operation.key);
+        byKey.set(operation.key, earlier === undefined ? { amounts: operation.amounts, expires: operation.expires } : { amounts: addAmounts(earlier.amounts, operation.amounts), expires: operation.expires ?? earlier.expires });
+      }
+      const rows = [...byKey].map(([key, { amounts, expires }]) => [key, JSON.stringify({ value: amounts, expires })]);
+      const stored = (await query(addSql, [JSON.stringify(rows), Date.now()])) as { key: string; value: string }[];
+      const found = new Map(stored.map((row) => [row.key, parseRow(row.key, row.value).value]));
+      return operations.map((operation) => found.get(operation.key));
     },
     async writeBatch(operations) {
       const { last, isLast } = collapseWrites(operations);
@@ -139,7 +170,8 @@ async function openRedis(url: string): Promise<KeyvBackend> {
 
 function openMemory(): KeyvBackend {
   const map = new Map<string, unknown>();
-  const keyv = new Keyv({ store: map, throwOnErrors: true });
+  // Keys as given (no `keyv:` in front), as the other backends keep them: what scan and the purge look for.
+  const keyv = new Keyv({ store: map, useKeyPrefix: false, throwOnErrors: true });
   const rowOf = (key: string, raw: unknown): StoredRow => (typeof raw === 'string' ? parseRow(key, raw) : { key, ...(raw as { value: unknown; expires?: number }) });
   return {
     keyv,

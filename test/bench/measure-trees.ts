@@ -6,6 +6,7 @@ import type { Figure, TreeFigures } from './bench-report.js';
 import { type BenchPlan, clusterLoad } from './bench-plan.js';
 import { median, roundTo } from './bench-statistics.js';
 import type { BenchTree } from './bench-tree.js';
+import type { BenchmarkName } from './benchmark-names.js';
 import { runClusterBench } from './cluster-bench.js';
 import { runExecBench } from './exec-bench.js';
 import { runPdfBench } from './pdf-bench.js';
@@ -50,6 +51,8 @@ export type MeasureOptions = {
   readonly plan: BenchPlan;
   readonly quick: boolean;
   readonly cores: number;
+  /** The benchmarks to run (`--only`); undefined runs them all. */
+  readonly only?: readonly BenchmarkName[] | undefined;
   readonly log: (line: string) => void;
 };
 
@@ -77,7 +80,9 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       else failed(tree, name, result?.reason ?? 'no result');
     });
   };
-  async function attempt<T>(name: string, work: () => Promise<T>): Promise<T | undefined> {
+  /** Runs one benchmark (unless `--only` left it out: then undefined, as if it had failed, but without a note). */
+  async function attempt<T>(benchmark: BenchmarkName, name: string, work: () => Promise<T>): Promise<T | undefined> {
+    if (options.only !== undefined && !options.only.includes(benchmark)) return undefined;
     log(`• ${name}...`);
     const begun = performance.now();
     try {
@@ -103,7 +108,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
   const model = await createScriptedModelServer();
   const emulator = await startTelegramEmulator();
   try {
-    const startup = await attempt('startup (main.js start, WeChat off; the bare telegraf bot as the floor)', () =>
+    const startup = await attempt('startup', 'startup (main.js start, WeChat off; the bare telegraf bot as the floor)', () =>
       runStartupBench({ modelUrl: model.url, runs: plan.startupRuns, keepIdle: plan.runs, trees, bareBotApiRoot: emulator.apiRoot }),
     );
     const bareStartup = startup?.[trees.length];
@@ -121,7 +126,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       );
     }
 
-    const registry = await attempt('registry (no-op tool through ToolRegistry.execute)', () =>
+    const registry = await attempt('registry', 'registry (no-op tool through ToolRegistry.execute)', () =>
       inProcess('registry', { runs: 1, durationMs: plan.registryMs, warmupIterations: 300 }, plan.runs, () =>
         runRegistryBench({ runs: plan.runs, durationMs: plan.registryMs, warmupIterations: 300 }),
       ),
@@ -135,7 +140,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       notes.push(registryNote(plan, runsNote(plan.runs)) + childNote);
     }
 
-    const exec = await attempt('exec sandbox (exec of `true`, bwrap on and off)', () =>
+    const exec = await attempt('exec', 'exec sandbox (exec of `true`, bwrap on and off)', () =>
       inProcess('exec', { calls: quick ? 30 : 100, warmup: 10 }, 1, () => runExecBench({ calls: quick ? 30 : 100, warmup: 10 })),
     );
     if (exec) {
@@ -150,7 +155,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
     }
 
     // This tree only: it times the old in-process reader and the new child process side by side itself.
-    const pdf = await attempt('PDF text (in process, as before, and in a child process)', () => runPdfBench({ runs: quick ? 5 : 15 }));
+    const pdf = await attempt('pdf', 'PDF text (in process, as before, and in a child process)', () => runPdfBench({ runs: quick ? 5 : 15 }));
     if (pdf) {
       own.details['pdf.inProcessFirstMs'] = round(pdf.inProcessFirstMs, 1);
       own.details['pdf.inProcessMedianMs'] = round(pdf.inProcessMedianMs, 1);
@@ -161,7 +166,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
     }
 
     const pipelineOptions = { sessions: 200, throughputMs: plan.pipelineThroughputMs, latencyMs: plan.pipelineLatencyMs, warmupMs: 1000 };
-    const pipeline = await attempt('pipeline (bus, agent loop, registry, store; instant model)', () =>
+    const pipeline = await attempt('pipeline', 'pipeline (bus, agent loop, registry, store; instant model)', () =>
       inProcess('pipeline', { runs: 1, ...pipelineOptions }, plan.runs, () => runPipelineBench({ runs: plan.runs, ...pipelineOptions })),
     );
     if (pipeline) {
@@ -178,7 +183,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       notes.push(pipelineNote(plan, runsNote(plan.runs)) + childNote);
     }
 
-    const telegram = await attempt('telegram (emulator over HTTP, echo-agent beside two bare telegraf bots)', () =>
+    const telegram = await attempt('telegram', 'telegram (emulator over HTTP, echo-agent beside two bare telegraf bots)', () =>
       runTelegramBench({ runs: plan.runs, senders: plan.telegramSenders, concurrentSenders: 50, concurrentMessagesEach: plan.concurrentEach, sequentialMessages: plan.sequentialMessages, sequentialPauseMs: 1000, trees }),
     );
     if (telegram) {
@@ -227,7 +232,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       );
     }
 
-    const wechat = await attempt('startup with WeChat (puppet that cannot log in)', () =>
+    const wechat = await attempt('wechat', 'startup with WeChat (puppet that cannot log in)', () =>
       alternate(
         trees.map((tree) => ({ label: tree.label, measure: () => measureStartWithWechat(model.url, tree) })),
         plan.wechatRuns,
@@ -240,7 +245,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       notes.push(`startup.readyMsWithWechat: the same with WECHAT_ENABLED=true and the default puppet (wechaty-puppet-wechat4u), which cannot log in here; ${runsNote(plan.wechatRuns)}.`);
     }
 
-    const mcp = await attempt('startup with two MCP servers (stdio and Streamable HTTP)', async () => {
+    const mcp = await attempt('mcp', 'startup with two MCP servers (stdio and Streamable HTTP)', async () => {
       const setup = await startMcpServers();
       try {
         return await alternate(
@@ -261,7 +266,7 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       );
     }
 
-    const sessions = await attempt(`memory with ${plan.sessions10k.toLocaleString('en-US')} sessions (child processes side by side)`, () => runSessionsMemoryBench({ sessions: plan.sessions10k, runs: plan.runs, trees }));
+    const sessions = await attempt('memory', `memory with ${plan.sessions10k.toLocaleString('en-US')} sessions (child processes side by side)`, () => runSessionsMemoryBench({ sessions: plan.sessions10k, runs: plan.runs, trees }));
     if (sessions) {
       eachTree(`memory with ${plan.sessions10k.toLocaleString('en-US')} sessions`, sessions, (sheet, result) => {
         sheet.memory.rss10kSessionsMb = round(result.rssMb, 1);
@@ -275,10 +280,11 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
       );
     }
 
-    const postgresUp = await isPostgresUp();
-    if (!postgresUp) notes.push('cluster could not be measured (its figures are null): PostgreSQL is not reachable on 127.0.0.1:5432, and cluster mode needs it.');
+    const clusterWanted = options.only === undefined || options.only.includes('cluster');
+    const postgresUp = clusterWanted && (await isPostgresUp());
+    if (clusterWanted && !postgresUp) notes.push('cluster could not be measured (its figures are null): PostgreSQL is not reachable on 127.0.0.1:5432, and cluster mode needs it.');
     const cluster = postgresUp
-      ? await attempt('cluster (1 and 3 instances on one PostgreSQL, 1 on SQLite, then SIGKILLs under a steady load)', () =>
+      ? await attempt('cluster', 'cluster (1 and 3 instances on one PostgreSQL, 1 on SQLite, then SIGKILLs under a steady load)', () =>
           runClusterBench({ runs: plan.runs, senders: plan.clusterSenders, kills: plan.clusterKills, ...clusterLoad, trees }),
         )
       : undefined;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Store } from '../../src/store/index.js';
 
-/** The behaviour every store backend must show; run against SQLite and Redis. */
+/** The behaviour every store backend must show; run against SQLite, memory, Redis and PostgreSQL. */
 export function describeStoreContract(name: string, open: () => Promise<Store>, options: { skip?: string } = {}): void {
   const suite = options.skip ? describe.skip : describe;
   suite(`store contract: ${name}${options.skip ? ` (skipped: ${options.skip})` : ''}`, () => {
@@ -64,6 +64,32 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await space.set('k', 'v');
       await space.update('k', () => undefined);
       expect(await space.get('k')).toBeUndefined();
+      await store.close();
+    });
+
+    it('adds amounts to a record of numbers: from nothing, field by field, concurrently without losing one', async () => {
+      const store = await open();
+      const space = store.namespace<{ calls: number; cost: number; tokens?: number }>(`add-${Date.now()}-${Math.random()}`);
+      expect(await space.add('day', { calls: 1, cost: 0.5 }, 60_000)).toEqual({ calls: 1, cost: 0.5 });
+      expect(await space.add('day', { calls: 2, tokens: 10 })).toEqual({ calls: 3, cost: 0.5, tokens: 10 });
+      await Promise.all(Array.from({ length: 25 }, () => space.add('day', { calls: 1, cost: 1 }, 60_000)));
+      expect(await space.get('day')).toEqual({ calls: 28, cost: 25.5, tokens: 10 });
+      // An add and an update of one key do not lose each other either.
+      await Promise.all([space.add('day', { calls: 1 }), space.update('day', (current) => (current ? { ...current, tokens: (current.tokens ?? 0) + 5 } : current)), space.add('day', { calls: 1 })]);
+      expect(await space.get('day')).toEqual({ calls: 30, cost: 25.5, tokens: 15 });
+      await store.close();
+    });
+
+    it('adds to an expired record as to a missing one, and keeps the expiry it had when given no ttl', async () => {
+      const store = await open();
+      const space = store.namespace<{ calls: number }>(`add-ttl-${Date.now()}-${Math.random()}`);
+      await space.add('short', { calls: 5 }, 30);
+      await space.add('kept', { calls: 1 }, 60);
+      await space.add('kept', { calls: 1 });
+      await new Promise((resolve) => setTimeout(resolve, 90));
+      expect(await space.get('kept')).toBeUndefined();
+      expect(await space.add('short', { calls: 1 }, 60_000)).toEqual({ calls: 1 });
+      expect(await space.get('short')).toEqual({ calls: 1 });
       await store.close();
     });
 

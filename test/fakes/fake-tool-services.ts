@@ -1,3 +1,4 @@
+import { addAmounts } from '../../src/store/add-amounts.js';
 import { mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -137,6 +138,14 @@ function createInMemoryNamespace<Value>(entries: Map<string, StoredValue>, now: 
       }
       write(key, next, ttlMs);
       return read(key);
+    },
+    add: async (key, amounts, ttlMs) => {
+      const current = read(key);
+      const keptExpiry = current === undefined ? undefined : entries.get(key)?.expiresAt;
+      const next = addAmounts(current, amounts);
+      const expiresAt = ttlMs === undefined ? keptExpiry : now().getTime() + ttlMs;
+      entries.set(key, { json: JSON.stringify(next), ...(expiresAt === undefined ? {} : { expiresAt }) });
+      return next as Value;
     },
     entries: async () => [...entries.keys()].flatMap((key) => {
       const value = read(key);

@@ -69,6 +69,26 @@ describe('the usage ledger over a real SQLite file', () => {
     expect(await store.namespace<UsageTotals>('usage').get('day:2026-05-05|chat|telegram:c0')).toMatchObject({ calls: 2 });
   });
 
+  it('with keepIdleCounters 0 keeps no counter in memory once written, and still answers totals exactly from the store', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'echo-ledger-'));
+    store = await createStore({ dataDir: folder });
+    const periods = createPeriodClock({ timezone: 'UTC', now: () => new Date('2026-05-05T10:00:00Z') });
+    const ledger = createUsageLedger({ counters: store.namespace<UsageTotals>('usage'), prices: {}, periods, flushDelayMs: 60_000, keepIdleCounters: 0 });
+    const attribution = { origin: 'user', sessionKey: 's', channel: 'telegram', chatId: 'c1', userId: 'u1' } as const;
+    const chat = { period: 'day:2026-05-05', dimension: 'chat', id: 'telegram:c1' } as const;
+    ledger.record({ attribution, model: 'm', usage: { inputTokens: 3, cachedInputTokens: 0, outputTokens: 1 } });
+    // Not written yet: what memory holds counts.
+    expect(await ledger.totals(chat)).toMatchObject({ calls: 1, inputTokens: 3 });
+    await ledger.flush();
+    expect(ledger.peek(chat)).toBeUndefined();
+    expect(ledger.peek({ period: 'day:2026-05-05', dimension: 'global', id: 'all' })).toBeUndefined();
+    expect(await ledger.totals(chat)).toMatchObject({ calls: 1, inputTokens: 3, outputTokens: 1 });
+    ledger.record({ attribution, model: 'm', usage: { inputTokens: 3, cachedInputTokens: 0, outputTokens: 1 } });
+    await ledger.flush();
+    expect(await ledger.totals(chat)).toMatchObject({ calls: 2, inputTokens: 6, outputTokens: 2 });
+    expect(await store.namespace<UsageTotals>('usage').get('day:2026-05-05|chat|telegram:c1')).toMatchObject({ calls: 2, inputTokens: 6 });
+  });
+
   it('sums a month from its days: earlier days from the store, today with what is not written yet', async () => {
     folder = mkdtempSync(join(tmpdir(), 'echo-ledger-'));
     store = await createStore({ dataDir: folder });

@@ -29,4 +29,33 @@ describe('createBatcher (group commit)', () => {
     await expect(send('a')).rejects.toThrow('disk full');
     expect(await send('b')).toBe(true);
   });
+
+  it('answers an enqueued request through its callbacks, in the same batch as promised ones', async () => {
+    const batches: string[][] = [];
+    const send = createBatcher(async (requests: readonly string[]) => {
+      batches.push([...requests]);
+      if (requests.includes('bad')) throw new Error('refused');
+      return requests.map((request) => request.toUpperCase());
+    }, { maxInFlight: 1 });
+    const answers: string[] = [];
+    const first = send('a');
+    const second = new Promise<void>((resolve) =>
+      send.enqueue(
+        'b',
+        (answer) => {
+          answers.push(answer);
+          resolve();
+        },
+        () => resolve(),
+      ),
+    );
+    const third = send('c');
+    expect(await first).toBe('A');
+    await second;
+    expect(await third).toBe('C');
+    expect(answers).toEqual(['B']);
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+    const failure = await new Promise<unknown>((resolve) => send.enqueue('bad', () => resolve('answered'), resolve));
+    expect(String(failure)).toContain('refused');
+  });
 });

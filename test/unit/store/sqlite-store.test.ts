@@ -9,6 +9,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'echo-store-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
 describeStoreContract('sqlite file', () => createStore({ dataDir }));
+describeStoreContract('memory', () => createStore({ dataDir, url: 'memory:' }));
 
 describe('sqlite store', () => {
   it('keeps values across a close and reopen of the same file', async () => {
