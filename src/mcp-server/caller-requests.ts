@@ -72,10 +72,14 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
   // Two calls with one request id at once in this process raise one record: the second waits for the first.
   const raising = new Map<string, Promise<unknown>>();
 
-  async function admit(caller: ServeCaller, spends: boolean): Promise<CallerRefusal | undefined> {
+  function admit(caller: ServeCaller): CallerRefusal | undefined {
     const rate = options.limiter.take(caller.key.name, caller.key.callsPerMinute);
-    if (!rate.allowed) return { status: 'refused', reason: `Rate limit of ${caller.key.callsPerMinute} calls a minute for this key reached.`, retryAfterSeconds: rate.retryAfterSeconds };
-    if (!spends || !options.budgets) return undefined;
+    return rate.allowed ? undefined : { status: 'refused', reason: `Rate limit of ${caller.key.callsPerMinute} calls a minute for this key reached.`, retryAfterSeconds: rate.retryAfterSeconds };
+  }
+
+  /** Whether the key's person may raise something new: a used-up or stopped budget refuses (polls and lists still work). */
+  async function checkBudget(caller: ServeCaller): Promise<CallerRefusal | undefined> {
+    if (!options.budgets) return undefined;
     const { channel, chatId } = caller.target;
     const check = await options.budgets.check({ origin: 'user', sessionKey: `${channel}:${chatId}`, userId: caller.key.user, channel, chatId }, { attended: true });
     if (check.kind === 'hard' || check.kind === 'stopped') return { status: 'refused', reason: `The ${check.status.period} ${check.status.scope} budget of this key's person is used up until ${check.status.resetsAt}.` };
@@ -98,7 +102,7 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
       const known = await options.requests.get(slot);
       if (known && known.kind !== kind) return { status: 'refused', reason: `The id ${requestId} was used for a ${known.kind} already; use a new id.` };
       if (known && (await read(known.recordId)) !== undefined) return { recordId: known.recordId };
-      const refused = await admit(caller, true);
+      const refused = await checkBudget(caller);
       if (refused) return refused;
       const record = await remember(caller, known ?? { kind, recordId: createShortId(), requestId, createdAt: new Date().toISOString() });
       const failed = await raise(record.recordId);
@@ -121,7 +125,7 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
 
   return {
     async ask(caller, input) {
-      const refused = await admit(caller, false);
+      const refused = admit(caller);
       if (refused) return refused;
       const requestId = input.requestId ?? createShortId();
       const found = await findOrRaise(caller, 'question', requestId, async (recordId) => {
@@ -147,7 +151,7 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
     },
 
     async requestApproval(caller, input) {
-      const refused = await admit(caller, false);
+      const refused = admit(caller);
       if (refused) return refused;
       const requestId = input.requestId ?? createShortId();
       const found = await findOrRaise(caller, 'approval', requestId, async (recordId) => {
@@ -184,7 +188,7 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
     },
 
     async notify(caller, input) {
-      const refused = await admit(caller, true);
+      const refused = admit(caller) ?? (await checkBudget(caller));
       if (refused) return refused;
       const delivery = await options.outbox.send({ type: 'reply', target: caller.target, text: describeNotification(caller, input.text), kind: 'message' });
       options.audit.record({ kind: 'notification-sent', userId: caller.key.user, channel: caller.target.channel, tool: 'notify', arguments: { text: input.text }, outcome: delivery.ok ? 'sent' : `failed: ${delivery.error}`, reason: `MCP key ${caller.key.name} (${caller.identity.client})` });
@@ -192,7 +196,7 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
     },
 
     async listPending(caller) {
-      const refused = await admit(caller, false);
+      const refused = admit(caller);
       if (refused) return refused;
       const pending: PendingItem[] = [];
       for (const requestId of (await options.requestIndex.get(caller.key.name)) ?? []) {

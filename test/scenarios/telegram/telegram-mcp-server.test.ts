@@ -127,6 +127,20 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
     await expect(connect('wrong-key-wrong-key-wrong-key-000')).rejects.toThrow();
   });
 
+  it("a used-up budget of the key's person refuses new questions and cards, with the reset", async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml: `${serveYaml}budgets:\n  user: { daily: { tokens: 30 } }\n` });
+    scenario.model.enqueue({ text: 'Hello.', usage: { input: 30, output: 10 } });
+    const person = scenario.client({ userId: 1001 });
+    await person.sendMessage(person.makeMessage('hi'));
+    await scenario.waitForBotMessage((message) => message.text === 'Hello.', 'the answer that uses the budget');
+    const client = await connect();
+    const refused = await client.callTool({ name: 'ask_person', arguments: { question: 'Ship?', waitSeconds: 0 } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.parse((refused.content as { text: string }[])[0]?.text ?? '{}')).toMatchObject({ status: 'refused', reason: expect.stringContaining('daily user budget') });
+    expect(await call(client, 'request_approval', { action: 'Deploy', waitSeconds: 0 })).toMatchObject({ status: 'refused' });
+    expect(scenario.botMessages(1001).filter((message) => message.text.includes('Ship?'))).toEqual([]);
+  });
+
   it('the question survives a restart: the card is pressed in the new process, and polling with the same id gets the answer', async () => {
     scenario = await start();
     const first = await connect();
