@@ -51,6 +51,7 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
   it('lists its four tools; ask_person shows the choices as buttons, and the press is the tool result', async () => {
     scenario = await start();
     const client = await connect();
+    expect(scenario.testApp.app.startupLines).toContain('mcp server: POST /mcp on the gateway, 1 key(s): claude-code → telegram:1001');
     const tools = await client.listTools();
     expect(tools.tools.map((tool) => tool.name).sort()).toEqual(['ask_person', 'list_pending', 'notify', 'request_approval']);
 
@@ -72,7 +73,7 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
     expect(scenario.modelRequests()).toEqual([]);
   });
 
-  it('ask_person without choices takes the next message in the chat as the answer', async () => {
+  it('ask_person is answered by the next message in the chat: typed text, or the number of a choice', async () => {
     scenario = await start();
     const client = await connect();
     const asking = call(client, 'ask_person', { question: 'What should the release be called?' });
@@ -80,6 +81,11 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
     const person = scenario.client({ userId: 1001 });
     await person.sendMessage(person.makeMessage('Aurora'));
     expect(await asking).toMatchObject({ status: 'answered', answer: 'Aurora' });
+    // With choices, a reply with a choice's number picks it (how channels without buttons answer).
+    const picking = call(client, 'ask_person', { question: 'Which region?', choices: ['eu-west', 'us-east'] });
+    await scenario.waitForBotMessage((message) => message.text.includes('Which region?'), 'the second question');
+    await person.sendMessage(person.makeMessage('2'));
+    expect(await picking).toMatchObject({ status: 'answered', answer: 'us-east' });
     expect(scenario.modelRequests()).toEqual([]);
   });
 
@@ -104,6 +110,7 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
     const outcome = await requesting;
     expect(outcome).toMatchObject({ status: 'approved', id: 'deploy-412' });
     expect(String(outcome.decidedBy)).toContain('1001');
+    await scenario.waitForBotMessage((message) => message.messageId === card.messageId && message.text.includes('Approved'), 'the card edited into its outcome');
     // One record in the same approval service as the agent's own cards, raised by the key's user.
     const records = await scenario.testApp.app.store.namespace<{ requester: { id: string; displayName: string } }>('approvals').entries();
     expect(records.map(([, record]) => record.requester)).toEqual([{ id: '1001', displayName: 'Claude Code on build-01 (MCP key claude-code)' }]);
