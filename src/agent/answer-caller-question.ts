@@ -7,7 +7,8 @@ import type { TurnDelivery, TurnState } from './runtime-dependencies.js';
  * A button press on an MCP caller's question (ask_person): anyone allowed in the chat may answer, once, in the chat it
  * was shown in. False when the press is not for a caller's question (the caller then treats it as an ask_user one).
  */
-export async function answerCallerQuestionPress(deps: TurnState & TurnDelivery, event: ActionClicked, replyTarget: Target): Promise<boolean> {
+export async function answerCallerQuestionPress(deps: TurnState & TurnDelivery, input: { readonly event: ActionClicked; readonly replyTarget: Target }): Promise<boolean> {
+  const { event, replyTarget } = input;
   const question = await deps.callerQuestions?.get(event.actionId);
   if (!question || !deps.callerQuestions) return false;
   const answer = resolveAnswer(String(Number(event.choice) + 1), question.options);
@@ -22,7 +23,8 @@ export async function answerCallerQuestionPress(deps: TurnState & TurnDelivery, 
  * A message in a chat where an MCP caller's question waits: it is the answer (a number picks a choice). Questions the
  * model asked with ask_user go first (checked before this); false when no caller's question is open in the chat.
  */
-export async function answerCallerQuestionByText(deps: TurnState & TurnDelivery, event: MessageReceived, replyTarget: Target): Promise<boolean> {
+export async function answerCallerQuestionByText(deps: TurnState & TurnDelivery, input: { readonly event: MessageReceived; readonly replyTarget: Target }): Promise<boolean> {
+  const { event, replyTarget } = input;
   const question = await deps.callerQuestions?.newestOpenIn({ channel: event.channel, chatId: event.chatId });
   if (!question || !deps.callerQuestions) return false;
   const answer = resolveAnswer(event.text, question.options);

@@ -58,7 +58,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
         return;
       }
     }
-    if (await answerCallerQuestionByText(deps, event, replyTarget)) return;
+    if (await answerCallerQuestionByText(deps, { event, replyTarget })) return;
 
     const numberedReply = numbered.has(event.channel) ? parseNumberedReply(event.text) : undefined;
     if (numberedReply) {
@@ -110,7 +110,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       });
       return;
     }
-    if (await answerCallerQuestionPress(deps, event, replyTarget)) return;
+    if (await answerCallerQuestionPress(deps, { event, replyTarget })) return;
     const question = await deps.suspensions.get(event.actionId);
     const options = question?.kind === 'question' ? (question.options ?? []) : [];
     await answerQuestion(deps, {

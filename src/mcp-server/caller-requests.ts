@@ -95,7 +95,17 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
   }
 
   /** Finds the record a request id raised, or raises it once; a record whose card failed is forgotten so a repeat raises it again. */
-  async function findOrRaise<Outcome>(caller: ServeCaller, kind: CallerRequestRecord['kind'], requestId: string, raise: (recordId: string) => Promise<CallerRefusal | undefined>, read: (recordId: string) => Promise<Outcome | undefined>): Promise<{ readonly recordId: string } | CallerRefusal> {
+  async function findOrRaise<Outcome>(
+    caller: ServeCaller,
+    request: {
+      readonly kind: CallerRequestRecord['kind'];
+      readonly requestId: string;
+      /** Opens the record under this id and shows it; a refusal when it could not be shown. */
+      readonly raise: (recordId: string) => Promise<CallerRefusal | undefined>;
+      readonly read: (recordId: string) => Promise<Outcome | undefined>;
+    },
+  ): Promise<{ readonly recordId: string } | CallerRefusal> {
+    const { kind, requestId, raise, read } = request;
     const slot = `${caller.key.name}:${requestId}`;
     while (raising.has(slot)) await raising.get(slot)?.catch(() => undefined);
     const work = (async (): Promise<{ readonly recordId: string } | CallerRefusal> => {
@@ -128,13 +138,18 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
       const refused = admit(caller);
       if (refused) return refused;
       const requestId = input.requestId ?? createShortId();
-      const found = await findOrRaise(caller, 'question', requestId, async (recordId) => {
+      const found = await findOrRaise(caller, {
+        kind: 'question',
+        requestId,
+        read: readQuestion,
+        raise: async (recordId) => {
         const question = await options.questions.open({ id: recordId, question: input.question, options: input.options, target: caller.target, askedBy: caller.identity });
         const delivery = await options.outbox.send({ type: 'question-asked', target: caller.target, questionId: question.id, text: describeQuestion(caller, input.question, input.options), options: input.options });
         if (delivery.ok) return undefined;
         await options.questions.withdraw(question.id);
         return { status: 'refused', reason: `The question could not be shown in ${caller.target.channel}:${caller.target.chatId}: ${delivery.error}` };
-      }, readQuestion);
+        },
+      });
       if ('status' in found) return found;
       const question = await waitUntilSettled({ read: () => readQuestion(found.recordId), isSettled: (value) => value?.status !== 'pending', waitMs: input.waitMs, pollMs: options.pollMs, signal: input.signal });
       if (!question) return { status: 'expired', id: requestId };
@@ -154,7 +169,11 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
       const refused = admit(caller);
       if (refused) return refused;
       const requestId = input.requestId ?? createShortId();
-      const found = await findOrRaise(caller, 'approval', requestId, async (recordId) => {
+      const found = await findOrRaise(caller, {
+        kind: 'approval',
+        requestId,
+        read: readApproval,
+        raise: async (recordId) => {
         const route = options.approvalRouteFor({ channel: caller.target.channel, requesterId: caller.key.user, origin: caller.target, unattended: false });
         const summary = input.details === undefined ? input.action : `${input.action}\n\n${input.details}`;
         const approval = await options.approvals.open({
@@ -181,7 +200,8 @@ export function createCallerRequests(options: CallerRequestsOptions): CallerRequ
           await options.approvals.attachCard(approval.id, { target, messageId: delivery.messageId });
         }
         return shown > 0 ? undefined : { status: 'refused', reason: 'The approval card could not be shown to any approver.' };
-      }, readApproval);
+        },
+      });
       if ('status' in found) return found;
       const approval = await waitUntilSettled({ read: () => readApproval(found.recordId), isSettled: (value) => value?.status !== 'pending', waitMs: input.waitMs, pollMs: options.pollMs, signal: input.signal });
       return approvalOutcome(requestId, approval);
