@@ -1,6 +1,7 @@
 import type { ApprovalChoice } from '../events/approval-card.js';
 import { assertNever } from '../events/assert-never.js';
 import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
+import { answerCallerQuestionByText, answerCallerQuestionPress } from './answer-caller-question.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Messages } from '../i18n/messages.js';
@@ -57,6 +58,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
         return;
       }
     }
+    if (await answerCallerQuestionByText(deps, { event, replyTarget })) return;
 
     const numberedReply = numbered.has(event.channel) ? parseNumberedReply(event.text) : undefined;
     if (numberedReply) {
@@ -108,6 +110,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       });
       return;
     }
+    if (await answerCallerQuestionPress(deps, { event, replyTarget })) return;
     const question = await deps.suspensions.get(event.actionId);
     const options = question?.kind === 'question' ? (question.options ?? []) : [];
     await answerQuestion(deps, {

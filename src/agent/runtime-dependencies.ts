@@ -1,4 +1,5 @@
 import type { ApprovalsService } from '../approvals/approvals-service.js';
+import type { CallerQuestions } from '../approvals/caller-questions.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { MessageBus } from '../bus/message-bus.js';
 import type { Outbox, TurnFinished } from '../events/outbox.js';
@@ -42,6 +43,8 @@ export type TurnState = {
   readonly openQuestions: KeyValueNamespace<string>;
   /** Turns set aside after repeated interruptions, for `/parked` (approvers only); absent in runtimes built without them. */
   readonly parkedTurns?: TurnParking;
+  /** Questions MCP callers asked in chats (ask_person), answered by a press or a reply there; absent without `mcp.serve`. */
+  readonly callerQuestions?: CallerQuestions;
 };
 
 /** How the runtime reaches people and queues work: the outbox, the bus, resumptions, the catalogue, the clock, the log. */

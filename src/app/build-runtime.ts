@@ -2,7 +2,10 @@ import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-run
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
 import { createSessionHistory, type SessionRecord } from '../agent/session-history.js';
-import { createApprovalsService } from '../approvals/approvals-service.js';
+import type { ApprovalRouteFor } from '../approvals/approval-route.js';
+import { type ApprovalsService, createApprovalsService } from '../approvals/approvals-service.js';
+import type { CallerQuestion } from '../approvals/caller-question.js';
+import { type CallerQuestions, createCallerQuestions } from '../approvals/caller-questions.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { ChannelTraits } from '../channel/channel-adapter.js';
@@ -22,8 +25,18 @@ import { createSmartApprovals } from '../reviewer/create-smart-approvals.js';
 import { createEndpointModel } from './create-model.js';
 import { type MediaWiring, wireMedia } from './wire-media.js';
 
-/** The runtime as wired, with the attachment handling it reads through (started and stopped with the app). */
-export type WiredRuntime = { readonly runtime: AgentRuntime; readonly media: MediaWiring };
+/**
+ * The runtime as wired, with the attachment handling it reads through (started and stopped with the app), and the
+ * approval service, routing and caller questions echo-agent's MCP server shares with it.
+ */
+export type WiredRuntime = {
+  readonly runtime: AgentRuntime;
+  readonly media: MediaWiring;
+  readonly approvals: ApprovalsService;
+  readonly approvalRouteFor: ApprovalRouteFor;
+  /** Present when `mcp.serve` is enabled. */
+  readonly callerQuestions?: CallerQuestions;
+};
 
 /** Builds the agent runtime from its five ports: turn settings, turn state, delivery, tools and governance. */
 export async function buildRuntime(input: {
@@ -83,7 +96,10 @@ export async function buildRuntime(input: {
     streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
     parkAfterInterruptions: config.bus.parkAfterInterruptions,
   };
-  const state: TurnState = { history, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking };
+  const callerQuestions = config.mcp.serve.enabled
+    ? createCallerQuestions({ questions: store.namespace<CallerQuestion>('caller-questions'), openByChat: store.namespace<string[]>('caller-questions-open'), audit, timeoutMs: config.approvals.timeoutMinutes * 60_000, now })
+    : undefined;
+  const state: TurnState = { history, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking, callerQuestions };
   const delivery: TurnDelivery = {
     outbox,
     bus: infrastructure.events.bus,
@@ -105,5 +121,5 @@ export async function buildRuntime(input: {
     { ...settings, ...state, ...delivery, ...turnTools, ...governance },
     { numberedApprovalChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)) },
   );
-  return { ok: true, wired: { runtime, media } };
+  return { ok: true, wired: { runtime, media, approvals, approvalRouteFor, callerQuestions } };
 }

@@ -30,6 +30,7 @@ import { noGateway, openGateway } from './open-gateway.js';
 import { openInfrastructure } from './open-infrastructure.js';
 import { serveEvents } from './serve-events.js';
 import { createChannelContext, createChannelTable, wireChannels } from './wire-channels.js';
+import { wireMcpServer } from './wire-mcp-server.js';
 import { wireScheduler } from './wire-scheduler.js';
 
 export type { AppMode } from '../channel/channel-adapter.js';
@@ -114,6 +115,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     const built = await buildRuntime({ config, logger, now, model: modelResult.model, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor });
     if (!built.ok) return built;
     const { runtime, media } = built.wired;
+    const mcpServerLine = gateway ? wireMcpServer({ config, logger, infrastructure, wired: built.wired, gateway }) : undefined;
     // A retried parked message goes back through the journal, a retried resumption through the resumption sweep.
     requeue = () =>
       void Promise.all([infrastructure.events.intake.redrive(), runtime.resumeSettled()]).catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it'));
@@ -126,7 +128,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     const channels = await wireChannels({ adapters, traits, context, outbox: infrastructure.outbox, scheduler, table, lifecycle });
     const sandboxLine = describeSandboxUse(tools, adapters.map((adapter) => adapter.name));
     if (sandboxLine) logger.info(sandboxLine);
-    const startupLines = describeStartUp({ config, modelNames: modelResult.names, store: infrastructure.store, tools, firstChannel: adapters[0]?.name ?? '', wired: channels.wired, gateway });
+    const startupLines = [...describeStartUp({ config, modelNames: modelResult.names, store: infrastructure.store, tools, firstChannel: adapters[0]?.name ?? '', wired: channels.wired, gateway }), ...(mcpServerLine ? [mcpServerLine] : [])];
     const control = createAppControl({ config, logger, infrastructure, tools, runtime, media, channels: table.channels, gateway, lifecycle, releaseTurns, sweepEveryMs: options.sweepEveryMs ?? 15_000 });
     const app: App = {
       config,

@@ -10,7 +10,11 @@ import type { PendingApproval } from './pending-approval.js';
 export type ApprovalRequestInput = Pick<
   PendingApproval,
   'toolName' | 'risk' | 'input' | 'argumentsHash' | 'summary' | 'reason' | 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin' | 'budgetPeriod'
-> & { readonly choices?: readonly ApprovalChoice[] };
+> & {
+  readonly choices?: readonly ApprovalChoice[];
+  /** The id to use (an MCP caller's request maps to it before the record exists); default a new short id. */
+  readonly id?: string;
+};
 
 /** Why a decision was not taken, as a value the channel shows the person. */
 export type DecisionRefusal = {
@@ -98,7 +102,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       const created = now();
       const approval: PendingApproval = {
         ...input,
-        id: createShortId(),
+        id: input.id ?? createShortId(),
         cards: [],
         choices: input.choices ?? (input.risk === 'dangerous' ? ['once', 'session', 'deny'] : ['once', 'session', 'always', 'deny']),
         createdAt: created.toISOString(),

@@ -15,6 +15,7 @@ export function collectSecrets(config: Config, channels: readonly ChannelConfigS
     ...Object.values(config.mcp.servers).flatMap((server) =>
       [...Object.entries(server.headers), ...Object.entries(server.env)].filter(([name]) => isSecretName(name)).flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')]),
     ),
+    ...config.mcp.serve.keys.map((entry) => entry.key),
   ];
   // Very short values would scrub ordinary words out of log lines; real secrets are longer.
   return values.filter((value): value is string => value !== undefined && value.length >= 6);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ChannelConfigSection } from './channel-config-section.js';
 import { commaList, flexibleBoolean, optionalText } from './comma-list.js';
+import { mcpServeSchema } from './mcp-serve-schema.js';
 
 const toolNameList = commaList.default([]);
 
@@ -276,6 +277,7 @@ export const coreConfigSchema = z.strictObject({
         .describe('MCP servers whose tools join the registry as <server>__<tool>; offered only where tools.allow or tools.alsoAllow name them (server__* globs).'),
       path: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to stdio servers.'),
       retryMaxSeconds: z.coerce.number().positive().default(60).describe('Longest wait between attempts to reconnect a server that is down.'),
+      serve: mcpServeSchema.describe('echo-agent as an MCP server: coding agents ask the person in the chat (ask_person, request_approval, notify, list_pending).'),
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),

@@ -29,6 +29,7 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   openai: ['src/agent/providers/openai/'],
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
   '@modelcontextprotocol/client': ['tools/mcp/'],
+  '@modelcontextprotocol/server': ['src/mcp-server/'],
   ajv: ['tools/mcp/'],
   re2js: ['tools/mcp/'],
   'pg-boss': ['src/cluster/'],
@@ -50,7 +51,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['reviewer'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
-  ['channel'],
+  ['channel', 'mcp-server'],
   ['app'],
   ['cli'],
 ];

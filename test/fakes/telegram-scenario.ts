@@ -32,7 +32,10 @@ export type TelegramScenario = {
   /** Sits between the bot and the emulator: records every Bot API call and injects faults. */
   readonly proxy: TelegramFaultProxy;
   readonly model: ScriptedModelServer;
+  /** The running app (a new one after `restartApp`). */
   readonly testApp: TestApp;
+  /** Stops the app and starts a new one over the same data folder and configuration (a process restart). */
+  restartApp(): Promise<TestApp>;
   /** A person in a chat (private by default: chatId = userId). */
   client(options: { readonly userId: number; readonly chatId?: number; readonly type?: 'private' | 'group' | 'supergroup'; readonly userName?: string }): TelegramClient;
   botMessages(chatId?: number): EmulatedBotMessage[];
@@ -55,7 +58,7 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
     configFile = join(configDir, 'scenario.yaml');
     writeFileSync(configFile, options.yaml);
   }
-  const testApp = await startTestApp({
+  const appOptions = {
     configFile,
     extraTools: options.extraTools,
     sweepEveryMs: options.sweepEveryMs,
@@ -70,20 +73,31 @@ export async function startTelegramScenario(options: TelegramScenarioOptions = {
       GATEWAY_PORT: '0',
       ...options.environment?.(model),
     },
-  });
+  };
+  let testApp = await startTestApp(appOptions);
   const botMessages = (chatId?: number) => emulator.botMessages(scenarioToken, chatId);
   return {
     emulator,
     proxy,
     model,
-    testApp,
+    get testApp() {
+      return testApp;
+    },
+    async restartApp() {
+      const dataDir = testApp.dataDir;
+      await testApp.stop({ keepData: true });
+      testApp = await startTestApp({ ...appOptions, dataDir });
+      return testApp;
+    },
     client: ({ userId, chatId, type, userName }) =>
       emulator.server.getClient(scenarioToken, { userId, chatId: chatId ?? userId, type: type ?? 'private', userName: userName ?? `user${userId}`, firstName: `User ${userId}` }),
     botMessages,
     waitForBotMessage: (check, what, timeoutMs) => waitFor(() => botMessages().find(check), what, timeoutMs),
     modelRequests: () => model.requests.filter((request) => request.path === '/v1/chat/completions'),
     async stop() {
+      const dataDir = testApp.dataDir;
       await testApp.stop();
+      rmSync(dataDir, { recursive: true, force: true });
       await proxy.close();
       await emulator.stop();
       await model.close();
