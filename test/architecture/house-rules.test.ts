@@ -26,6 +26,8 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   '@koa/router': ['src/gateway/'],
   '@koa/bodyparser': ['src/gateway/'],
   'node-cron': ['src/scheduler/'],
+  '@octokit/webhooks-methods': ['src/hooks/'],
+  standardwebhooks: ['src/hooks/'],
   openai: ['src/agent/providers/openai/'],
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
   '@modelcontextprotocol/client': ['tools/mcp/'],
@@ -50,7 +52,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['reviewer'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
-  ['channel'],
+  ['channel', 'hooks'],
   ['app'],
   ['cli'],
 ];
