@@ -25,7 +25,7 @@ const hmacSchema = z.strictObject({
 });
 
 const deliverToSchema = z.strictObject({
-  channel: z.string().min(1).describe('The channel the answer goes to (telegram, wechat, ...).'),
+  channel: z.string().min(1).describe('The channel the answer goes to (a channel name, as under channels:).'),
   chatId: z.coerce.string().min(1),
   threadId: z.coerce.string().optional(),
 });
@@ -34,7 +34,7 @@ const deliverToSchema = z.strictObject({
 export const hookSchema = z
   .strictObject({
     verify: z.enum(['github', 'stripe', 'standard-webhooks', 'hmac', 'bearer', 'none']).describe('How requests are verified, as the sender documents it; none needs allowUnsigned: true.'),
-    secret: optionalText.describe('The shared secret (GitHub webhook secret, Stripe whsec_..., Standard Webhooks whsec_..., HMAC key, bearer token).'),
+    secret: optionalText.describe("The shared secret (GitHub's secret, Stripe's whsec_..., a Standard Webhooks whsec_..., the HMAC key, the bearer token)."),
     allowUnsigned: flexibleBoolean.default(false).describe('Required for verify: none; anyone who can reach the gateway can then run this hook.'),
     hmac: hmacSchema.prefault({}).describe('Options of verify: hmac.'),
     when: whenSchema.prefault({}).describe('Runs only when every listed header and body value matches; otherwise 204.'),
