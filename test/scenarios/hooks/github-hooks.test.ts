@@ -1,6 +1,8 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatHooks } from '../../../src/cli/run-hooks.js';
+import { createHookDeliveries } from '../../../src/hooks/hook-deliveries.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 import { githubExample, githubSignature, hookChatId, hooksYaml, modelPromptsWith, postGitHub, postHook, standardSecret, stripeSecret } from './hooks-scenario.js';
@@ -125,6 +127,21 @@ describe('named hooks: real senders in, answers out to a Telegram chat', () => {
     expect(modelCalls()).toBe(before);
     expect((await postHook(scenario, 'svix-events', rawBody, headersOf(standardSecret))).status).toBe(202);
     await waitFor(() => modelPromptsWith(scenario, 'Event user.created for ada@example.com.')[0], 'the model asked about the event');
+  });
+
+  it('npm run hooks shows each hook with its last deliveries: received, verified, matched, run, delivered', async () => {
+    const { app } = scenario.testApp;
+    const deliveries = createHookDeliveries(app.store);
+    const text = await waitFor(async () => {
+      const recent = new Map(await Promise.all(Object.keys(app.config.hooks).map(async (name) => [name, await deliveries.recent(name)] as const)));
+      const listed = formatHooks(app.config, recent);
+      return listed.includes('run completed → delivered') ? listed : undefined;
+    }, 'a delivery marked run and delivered');
+    const prs = text.slice(text.indexOf('github-prs  POST /hooks/github-prs  verify github  → telegram:-1001234567890'), text.indexOf('github-issues'));
+    expect(prs).toMatch(/202 {2}\S+ {2}received → verified → matched → run completed → delivered/);
+    expect(prs).toMatch(/received → verified → duplicate, not run {2}\(redelivery/);
+    expect(prs).toMatch(/204 {2}\S+ {2}received → verified → not matched {2}\(when: header x-github-event does not match\)/);
+    expect(text).toContain('stripe-payments  POST /hooks/stripe-payments  verify stripe');
   });
 
   it('/metrics counts deliveries by hook and outcome', async () => {
