@@ -40,7 +40,7 @@ export const hookSchema = z
     when: whenSchema.prefault({}).describe('Runs only when every listed header and body value matches; otherwise 204.'),
     prompt: z.string().min(1).describe('Mustache-style template over the JSON body ({{a.b.c}}); values are inserted as text.'),
     deliverTo: deliverToSchema.describe('Where the answer goes: a channel and chat (and thread).'),
-    session: z.string().min(1).optional().describe('Template of the session key; default hooks:<name>.'),
+    session: z.string().min(1).optional().describe('Template of the session (one conversation per PR), kept under hooks:<name>:...; default hooks:<name>.'),
     tools: toolSelectionSchema.partial().prefault({}).describe("The hook's own tool selection; default profile minimal."),
     budget: budgetPeriodsSchema.optional().describe("The hook's own budget (billed to hook:<name>)."),
   })
