@@ -18,6 +18,8 @@ export function suspensionBase(scope: TurnScope, id: string, createdAt: Date) {
     userName: scope.userName,
     ...(scope.jobId === undefined ? {} : { jobId: scope.jobId }),
     ...(scope.billedTo === undefined ? {} : { billedTo: scope.billedTo }),
+    ...(scope.toolScope === undefined ? {} : { toolScope: scope.toolScope }),
+    ...(scope.replyPrefix === undefined ? {} : { replyPrefix: scope.replyPrefix }),
     causationId: scope.causationId,
     createdAt: createdAt.toISOString(),
   };

@@ -1,7 +1,9 @@
 import type { ApprovalChoice } from '../events/approval-card.js';
 import { assertNever } from '../events/assert-never.js';
-import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
 import { answerCallerQuestionByText, answerCallerQuestionPress } from './answer-caller-question.js';
+import { hookSubject } from '../events/hook-subject.js';
+import type { ActionClicked, HookReceived, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
+import { hookMessage } from './hook-message.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Messages } from '../i18n/messages.js';
@@ -129,6 +131,15 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     await runAndDeliver(deps, scopeFor(event, target, `schedule:${event.jobId}`, `schedule ${event.jobId}`, false), [message]);
   }
 
+  async function onHook(event: HookReceived): Promise<void> {
+    const target = { channel: event.channel, chatId: event.chatId, ...(event.threadId === undefined ? {} : { threadId: event.threadId }) };
+    const subject = hookSubject(event.hookName);
+    const scope = scopeFor(event, target, subject, `hook ${event.hookName}`, false);
+    // Its own tools (default minimal) and its own job budget; the answer names the hook and links back.
+    const replyPrefix = `[hook ${event.hookName}]${event.link === undefined ? '' : ` ${event.link}`}`;
+    await runAndDeliver(deps, { ...scope, jobId: subject, toolScope: subject, replyPrefix, visibleTools: deps.visibleToolsFor(subject) }, [hookMessage(event)]);
+  }
+
   function scopeFor(event: InboundEvent, target: TurnScope['target'], userId: string, userName: string, isGroup: boolean): TurnScope {
     return {
       traceId: event.traceId,
@@ -164,6 +175,8 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
           return onAction(event);
         case 'schedule-fired':
           return onSchedule(event);
+        case 'hook-received':
+          return onHook(event);
         case 'turn-resumed':
           return resumeTurn(deps, event);
         default:

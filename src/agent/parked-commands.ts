@@ -21,6 +21,8 @@ function previewOf(event: InboundEvent): string {
       return `${event.action} ${event.actionId}: ${event.choice}`;
     case 'schedule-fired':
       return `job ${event.jobId}`;
+    case 'hook-received':
+      return `hook ${event.hookName} delivery ${event.deliveryId}`;
     case 'turn-resumed':
       return `resumption ${event.suspensionId}`;
   }
@@ -29,7 +31,7 @@ function previewOf(event: InboundEvent): string {
 /** A parked turn as the messages show it. Pure. */
 export function toParkedLine(turn: ParkedTurn, timezone: string): ParkedLine {
   const { event } = turn;
-  const from = event.type === 'message-received' || event.type === 'action-clicked' ? event.sender.displayName : event.type === 'schedule-fired' ? `schedule ${event.jobId}` : event.origin;
+  const from = event.type === 'message-received' || event.type === 'action-clicked' ? event.sender.displayName : event.type === 'schedule-fired' ? `schedule ${event.jobId}` : event.type === 'hook-received' ? `hook ${event.hookName}` : event.origin;
   return { id: turn.id, parkedAt: formatReset(turn.parkedAt, timezone), chat: `${event.channel}:${event.chatId}`, from, attempts: turn.attempts, preview: previewOf(event) };
 }
 

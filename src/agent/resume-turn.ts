@@ -184,7 +184,10 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnSco
     ...(suspended.jobId === undefined ? {} : { jobId: suspended.jobId }),
     ...(suspended.billedTo === undefined ? {} : { billedTo: suspended.billedTo }),
     causationId: suspended.causationId ?? suspended.id,
-    visibleTools: deps.visibleToolsFor(suspended.target.channel),
+    ...(suspended.toolScope === undefined ? {} : { toolScope: suspended.toolScope }),
+    ...(suspended.replyPrefix === undefined ? {} : { replyPrefix: suspended.replyPrefix }),
+    // A hook's turn keeps its own tool set after a decision, never its delivery channel's.
+    visibleTools: deps.visibleToolsFor(suspended.toolScope ?? suspended.target.channel),
     // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.
     runKey: `resume:${suspended.id}`,
     callCounter: { next: 0 },

@@ -79,7 +79,8 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
     if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
     switch (outcome.status) {
       case 'completed': {
-        const text = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
+        const answer = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
+        const text = scope.replyPrefix === undefined ? answer : `${scope.replyPrefix}\n\n${answer}`;
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         if (!delivery.ok) deps.logger.warn({ traceId: scope.traceId, error: delivery.error }, 'final reply was not delivered');
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'completed', text, delivery });

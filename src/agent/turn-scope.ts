@@ -20,6 +20,10 @@ export type TurnScope = {
   /** Who the budgets bill instead of the sender: a webhook's client (also instead of the chat), a job's creator. */
   readonly billedTo?: string;
   readonly causationId: string;
+  /** Whose tool selection the turn uses when not its channel's: a hook's own (`hook:<name>`). */
+  readonly toolScope?: string;
+  /** Put before the final answer: a hook's name and the link back to what its payload is about. */
+  readonly replyPrefix?: string;
   readonly visibleTools: ReadonlySet<string>;
   /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */
   readonly runKey: string;

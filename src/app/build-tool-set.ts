@@ -3,7 +3,8 @@ import { builtinTools, createExecTool, createProcessGroupTracker, type ExecSandb
 import { createApprovalGate, type HardBlock } from '../approvals/create-approval-gate.js';
 import { createGrantStore, type Grant, type GrantStore } from '../approvals/grants.js';
 import type { ChannelTraits } from '../channel/channel-adapter.js';
-import type { Config } from '../config/config-schema.js';
+import type { Config, ToolSelection } from '../config/config-schema.js';
+import { hookSubject } from '../events/hook-subject.js';
 import type { Logger } from '../logging/create-logger.js';
 import { resolveToolSet } from '../policy/resolve-tool-set.js';
 import type { AuditLog } from '../registry/audit-log.js';
@@ -27,7 +28,7 @@ export type ToolSet = {
   /** The MCP servers, when any is configured. */
   readonly mcp?: McpToolSource;
   readonly mcpServerNames: readonly string[];
-  /** The tool names a channel's turns may use (policy resolved again whenever a dynamic source changes the set). */
+  /** The tool names a channel's (or a hook's, `hook:<name>`) turns may use (policy resolved again whenever a dynamic source changes the set). */
   visibleToolsFor(channel: string): ReadonlySet<string>;
 };
 
@@ -91,12 +92,14 @@ export async function buildToolSet(input: {
 /** Each channel's tool set, resolved once and again after the registry changes; each policy warning logged once. */
 function createVisibleTools(input: { readonly config: Config; readonly logger: Logger; readonly registry: ToolRegistry; readonly traits: ReadonlyMap<string, ChannelTraits>; readonly externalPrefixes: readonly string[] }): (channel: string) => ReadonlySet<string> {
   const toolSets = new Map<string, ReadonlySet<string>>();
+  // A hook's turns have a selection of their own, the minimal profile unless it names another.
+  const hookTools = new Map<string, Partial<ToolSelection>>(Object.entries(input.config.hooks).map(([name, hook]) => [hookSubject(name), { ...hook.tools, profile: hook.tools.profile ?? 'minimal' }]));
   input.registry.onChange(() => toolSets.clear());
   const warned = new Set<string>();
   return (channel) => {
     const cached = toolSets.get(channel);
     if (cached) return cached;
-    const resolved = resolveToolSet({ global: input.config.tools, channel: input.traits.get(channel)?.tools, externalPrefixes: input.externalPrefixes }, input.registry.names());
+    const resolved = resolveToolSet({ global: input.config.tools, channel: input.traits.get(channel)?.tools ?? hookTools.get(channel), externalPrefixes: input.externalPrefixes }, input.registry.names());
     for (const warning of resolved.warnings.filter((line) => !warned.has(line))) {
       warned.add(warning);
       input.logger.warn(warning);

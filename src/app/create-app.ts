@@ -14,6 +14,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { ToolDefinition } from '../registry/define-tool.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
+import { hooksSourceName } from '../hooks/hooks-source-name.js';
 import { schedulerSourceName } from '../scheduler/create-scheduler.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
@@ -31,6 +32,7 @@ import { openInfrastructure } from './open-infrastructure.js';
 import { serveEvents } from './serve-events.js';
 import { createChannelContext, createChannelTable, wireChannels } from './wire-channels.js';
 import { wireMcpServer } from './wire-mcp-server.js';
+import { wireHooks } from './wire-hooks.js';
 import { wireScheduler } from './wire-scheduler.js';
 
 export type { AppMode } from '../channel/channel-adapter.js';
@@ -90,7 +92,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const { config, logger } = options;
   const allAdapters = options.channels ?? builtinChannels;
   // Before anything is opened: a name written twice (or the scheduler's) is a bug in the channel list, said at start-up.
-  assertDistinctChannelNames(allAdapters, [schedulerSourceName]);
+  assertDistinctChannelNames(allAdapters, [schedulerSourceName, hooksSourceName]);
   const now = options.now ?? (() => new Date());
   const modelResult = options.model ? { ok: true as const, model: options.model, names: [options.model.name] } : await createModel(config);
   if (!modelResult.ok) return modelResult;
@@ -126,6 +128,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     serveEvents({ infrastructure, runtime, logger, messagesFor, turnsMayStart });
 
     const channels = await wireChannels({ adapters, traits, context, outbox: infrastructure.outbox, scheduler, table, lifecycle });
+    const hooksLine = gateway ? await wireHooks({ config, logger, now, infrastructure, gateway, channels: table.channels, lifecycle }) : undefined;
     const sandboxLine = describeSandboxUse(tools, adapters.map((adapter) => adapter.name));
     if (sandboxLine) logger.info(sandboxLine);
     const startupLines = [...describeStartUp({ config, modelNames: modelResult.names, store: infrastructure.store, tools, firstChannel: adapters[0]?.name ?? '', wired: channels.wired, gateway }), ...(mcpServerLine ? [mcpServerLine] : [])];
@@ -142,7 +145,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
       accept: (event) => infrastructure.events.intake.accept(event),
       channels: table.channels,
       chatChannels: [...table.surfaces().keys()],
-      startupLines,
+      startupLines: hooksLine === undefined ? startupLines : [...startupLines, hooksLine],
       terminalEnded: channels.terminalEnded,
       start: control.start,
       stop: control.stop,

@@ -8,6 +8,7 @@ import { describeStop } from '../budgets/describe-budget.js';
 import { createPeriodClock } from '../budgets/usage-period.js';
 import type { UsageTotals } from '../budgets/usage-totals.js';
 import type { Config } from '../config/config-schema.js';
+import { hookSubject } from '../events/hook-subject.js';
 import { messagesFor } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ModelPort } from '../model/model-port.js';
@@ -62,6 +63,8 @@ export async function createBudgets(options: {
     holds,
     prices: config.prices,
     holdTtlMs: config.agent.turnTimeoutMs + holdMarginMs,
+    // Each hook's own budget, billed to its job id hook:<name>.
+    jobBudgets: Object.fromEntries(Object.entries(config.hooks).flatMap(([name, hook]) => (hook.budget === undefined ? [] : [[hookSubject(name), hook.budget]]))),
   });
   const display = { currency: config.budgets.currency, timezone: config.agent.timezone };
   return {

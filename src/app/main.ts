@@ -12,6 +12,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   usage     print model calls, tokens and cost today and this month, per chat, user, job, model and origin (npm run usage; --day, --month)
   parked    list turns set aside after repeated interruptions; show, retry or drop one (npm run parked -- retry <id>)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
+  hooks     list named hooks and their last deliveries: received, verified, matched, run, delivered (npm run hooks)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)
   eval-reviewer  run labelled calls through the approval reviewer and print a confusion table (npm run eval:reviewer)`;
@@ -33,6 +34,8 @@ async function main(): Promise<number> {
       return (await import('../cli/run-parked.js')).runParked(parsed);
     case 'cron':
       return (await import('../cli/run-cron.js')).runCron(parsed);
+    case 'hooks':
+      return (await import('../cli/run-hooks.js')).runHooks(parsed);
     case 'doctor':
       return (await import('./run-doctor.js')).runDoctor(parsed);
     case 'config-docs':

@@ -7,6 +7,7 @@ import { loadConfig } from '../config/load-config.js';
 import { checkDataFolder } from '../doctor/check-data-folder.js';
 import { checkGateway } from '../doctor/check-gateway.js';
 import { describeBudgets } from '../doctor/describe-budgets.js';
+import { describeHooks } from '../doctor/describe-hooks.js';
 import { describeClusterRoles } from '../doctor/describe-cluster-roles.js';
 import { describeConfig } from '../doctor/describe-config.js';
 import { describeNodeVersion } from '../doctor/describe-node-version.js';
@@ -70,6 +71,7 @@ export async function runDoctor(parsed: ParsedArguments, adapters: readonly Chan
     ...modelLines,
     ...gatewayLines,
     ...channelLines.flat(),
+    ...describeHooks(config, adapters.map((adapter) => adapter.name)),
     ...(isClusterStore(config.storage.url) ? describeClusterRoles(configuredChannels(config, adapters)) : []),
     ...describeMcpServers(config, mcp),
     ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)], scopes),

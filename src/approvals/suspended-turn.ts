@@ -20,6 +20,10 @@ type SuspendedTurnBase = {
   readonly jobId?: string;
   /** Who the turn's budgets bill instead of its sender (see TurnScope.billedTo). */
   readonly billedTo?: string;
+  /** The tool selection the turn used when not its channel's (a hook's): a resumption keeps it (see TurnScope.toolScope). */
+  readonly toolScope?: string;
+  /** See TurnScope.replyPrefix. */
+  readonly replyPrefix?: string;
   readonly causationId?: string;
   readonly createdAt: string;
   /**

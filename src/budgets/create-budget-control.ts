@@ -52,6 +52,8 @@ export type BudgetControlOptions = {
   readonly prices: Readonly<Record<string, ModelPrice>>;
   /** How long a hold lives when it is never settled (its process died): the longest a turn may run, and a margin. */
   readonly holdTtlMs: number;
+  /** Budgets of particular job ids (a hook's own, `hook:<name>`), instead of `config.job` for those ids. */
+  readonly jobBudgets?: Readonly<Record<string, NonNullable<BudgetsConfig['job']>>>;
 };
 
 const scopes: readonly BudgetScope[] = ['chat', 'user', 'job', 'global'];
@@ -60,19 +62,29 @@ const units: readonly BudgetUnit[] = ['tokens', 'cost'];
 const dayMs = 24 * 60 * 60_000;
 
 /** True when any budget is configured (the runtime skips every check otherwise). */
-export function hasBudgets(config: BudgetsConfig): boolean {
-  return config.perTurn !== undefined || scopes.some((scope) => config[scope] !== undefined);
+export function hasBudgets(config: BudgetsConfig, jobBudgets: Readonly<Record<string, unknown>> = {}): boolean {
+  return config.perTurn !== undefined || scopes.some((scope) => config[scope] !== undefined) || Object.keys(jobBudgets).length > 0;
 }
 
 /** Creates budget control over the ledger and the `budget-state` namespace. */
 export function createBudgetControl(options: BudgetControlOptions): BudgetControl {
   const { config, ledger } = options;
-  const configured = scopes.flatMap((scope) =>
-    periods.flatMap((period) => units.flatMap((unit) => {
-      const limit = config[scope]?.[period]?.[unit];
-      return limit === undefined ? [] : [{ scope, period, unit, limit }];
-    })),
-  );
+  const jobBudgets = options.jobBudgets ?? {};
+  // `onlyId`: a budget of one job id, which replaces the scope-wide job budget for that id.
+  const configured: readonly { readonly scope: BudgetScope; readonly period: BudgetPeriod; readonly unit: BudgetUnit; readonly limit: number; readonly onlyId?: string }[] = [
+    ...scopes.flatMap((scope) =>
+      periods.flatMap((period) => units.flatMap((unit) => {
+        const limit = config[scope]?.[period]?.[unit];
+        return limit === undefined ? [] : [{ scope, period, unit, limit }];
+      })),
+    ),
+    ...Object.entries(jobBudgets).flatMap(([onlyId, budget]) =>
+      periods.flatMap((period) => units.flatMap((unit) => {
+        const limit = budget[period]?.[unit];
+        return limit === undefined ? [] : [{ scope: 'job' as const, period, unit, limit, onlyId }];
+      })),
+    ),
+  ];
 
   /** A budget of a scope and id in the current period: its reference and when it resets. */
   // The period clock hands out the same object all day: its reset times are formatted once (this runs before every model call).
@@ -100,7 +112,9 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
     const now = ledger.periods();
     return configured.flatMap((budget) => {
       const id = ids.get(budget.scope);
-      return id === undefined ? [] : [inCurrentPeriod(budget, id, now)];
+      if (id === undefined) return [];
+      if (budget.onlyId !== undefined ? budget.onlyId !== id : budget.scope === 'job' && Object.hasOwn(jobBudgets, id)) return [];
+      return [inCurrentPeriod(budget, id, now)];
     });
   }
 
@@ -133,7 +147,7 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
 
   return {
     ledger,
-    enforced: hasBudgets(config),
+    enforced: hasBudgets(config, jobBudgets),
     perTurn: config.perTurn,
     currency: config.currency,
     async check(subject, { attended }) {
@@ -208,7 +222,9 @@ export function createBudgetControl(options: BudgetControlOptions): BudgetContro
       });
     },
     find({ scope, id, period, unit }) {
-      const budget = configured.find((candidate) => candidate.scope === scope && candidate.period === period && candidate.unit === unit);
+      const budget =
+        configured.find((candidate) => candidate.onlyId === id && candidate.scope === scope && candidate.period === period && candidate.unit === unit) ??
+        configured.find((candidate) => candidate.onlyId === undefined && candidate.scope === scope && candidate.period === period && candidate.unit === unit);
       if (!budget) return undefined;
       const { ref, resetsAt } = inCurrentPeriod(budget, id);
       return { ref, resetsAt };

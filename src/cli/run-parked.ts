@@ -30,6 +30,7 @@ export function formatParkedList(turns: readonly ParkedTurn[]): string {
 function summaryOf(event: InboundEvent): string {
   if (event.type === 'message-received') return JSON.stringify(event.text.slice(0, 60)) + (event.media.length > 0 ? ` +${event.media.length} file(s)` : '');
   if (event.type === 'schedule-fired') return `job ${event.jobId}`;
+  if (event.type === 'hook-received') return `hook ${event.hookName} delivery ${event.deliveryId}`;
   if (event.type === 'action-clicked') return `${event.action} ${event.actionId}`;
   return `resumption ${event.suspensionId}`;
 }

@@ -1,17 +1,15 @@
 import { z } from 'zod';
 import type { ChannelConfigSection } from './channel-config-section.js';
+import { budgetPeriodsSchema } from './budget-periods-schema.js';
 import { commaList, flexibleBoolean, optionalText } from './comma-list.js';
 import { mcpServeSchema } from './mcp-serve-schema.js';
+import { hooksSchema } from './hooks-config-schema.js';
+import { toolSelectionSchema } from './tool-selection-schema.js';
+
+export { toolSelectionSchema } from './tool-selection-schema.js';
 
 const toolNameList = commaList.default([]);
 
-/** Per-scope tool selection: a profile, an exclusive allow list, additions and denials. */
-export const toolSelectionSchema = z.strictObject({
-  profile: z.enum(['minimal', 'messaging', 'coding', 'full']).optional().describe('Tool profile; the global default is messaging.'),
-  allow: toolNameList.describe('When non-empty, exactly these tools (replaces the profile).'),
-  alsoAllow: toolNameList.describe('Tools added to the profile.'),
-  deny: toolNameList.describe('Tools never offered or run; deny always wins.'),
-});
 
 const modelEndpointSchema = z.strictObject({
   provider: z.enum(['openai', 'anthropic']).describe('openai: any OpenAI-compatible endpoint. anthropic: the Messages API.'),
@@ -119,19 +117,6 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' });
 
-/** One budget: a number of tokens (input, cached input and output together), an amount of money, or both. */
-const budgetAmountSchema = z
-  .strictObject({
-    tokens: z.coerce.number().int().positive().optional().describe('Tokens (input, cached input and output together).'),
-    cost: z.coerce.number().positive().optional().describe('Money, in the currency of the price table (prices); models without a price count tokens only.'),
-  })
-  .refine((amount) => amount.tokens !== undefined || amount.cost !== undefined, { message: 'give tokens, cost or both' });
-
-/** A scope's budgets per calendar day and month, in agent.timezone. */
-const budgetPeriodsSchema = z.strictObject({
-  daily: budgetAmountSchema.optional().describe('Per calendar day in agent.timezone.'),
-  monthly: budgetAmountSchema.optional().describe('Per calendar month in agent.timezone.'),
-});
 
 /** Spend controls: budgets per chat, user, cron job and overall, and a ceiling per turn. Everything is off unless set. */
 export const budgetsSchema = z
@@ -269,6 +254,7 @@ export const coreConfigSchema = z.strictObject({
     .prefault({}),
   gateway: gatewaySchema.prefault({}).describe('The HTTP gateway, core infrastructure in server mode: /healthz, /metrics and the routes channels mount (GATEWAY_HOST, GATEWAY_PORT, GATEWAY_METRICS_TOKEN).'),
   cron: z.strictObject({ jobs: z.array(cronJobSchema).default([]) }).prefault({}),
+  hooks: hooksSchema.describe('Named hooks: each a route POST /hooks/<name> on the gateway for a real sender (GitHub, Stripe, Standard Webhooks, HMAC, bearer), answered in a chat.'),
   mcp: z
     .strictObject({
       servers: z
@@ -295,14 +281,16 @@ export const coreConfigSchema = z.strictObject({
 export function createConfigSchema(sections: readonly ChannelConfigSection[]) {
   const channels = z.strictObject(Object.fromEntries(sections.map((section) => [section.name, section.schema.prefault({})]))).prefault({});
   // `channels` keeps its place after approvals, so the generated reference reads in the file's order.
-  const { cron, mcp, budgets, prices, ...head } = coreConfigSchema.shape;
-  return z.strictObject({ ...head, channels, cron, mcp, budgets, prices });
+  const { cron, hooks, mcp, budgets, prices, ...head } = coreConfigSchema.shape;
+  return z.strictObject({ ...head, channels, cron, hooks, mcp, budgets, prices });
 }
 
 /** The validated configuration the runtime reads; a channel reads its own section typed through its `ChannelConfigSection`. */
 export type Config = z.output<typeof coreConfigSchema> & { readonly channels: Readonly<Record<string, unknown>> };
 /** One configured MCP server. */
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
+/** One configured hook (`hooks.<name>`). */
+export type { HookConfig } from './hooks-config-schema.js';
 /** The budgets section. */
 export type BudgetsConfig = z.output<typeof budgetsSchema>;
 /** One model's price per million tokens. */

@@ -88,6 +88,21 @@ export type ScheduleFired = Envelope & {
   readonly createdBy?: string;
 };
 
+/**
+ * A named hook's request (`POST /hooks/<name>`), verified and matched: the hook's prompt with the payload's values
+ * inserted, run unattended in the hook's own session and answered in its `deliverTo` chat (the envelope's channel).
+ */
+export type HookReceived = Envelope & {
+  readonly type: 'hook-received';
+  readonly hookName: string;
+  /** The sender's delivery id (X-GitHub-Delivery, the Stripe event id, webhook-id), or one the hook made. */
+  readonly deliveryId: string;
+  /** The rendered prompt: the hook's own text with external, untrusted values from the payload inserted. */
+  readonly prompt: string;
+  /** A link back to what the payload is about (its html_url), shown with the answer. */
+  readonly link?: string;
+};
+
 /** Internal: a suspended turn may continue (an approval was decided or a question answered). Never built from a payload. */
 export type TurnResumed = Envelope & {
   readonly type: 'turn-resumed';
@@ -95,7 +110,7 @@ export type TurnResumed = Envelope & {
 };
 
 /** Every way work enters the runtime. */
-export type InboundEvent = MessageReceived | ActionClicked | ScheduleFired | TurnResumed;
+export type InboundEvent = MessageReceived | ActionClicked | ScheduleFired | HookReceived | TurnResumed;
 
 /** The `type` tags of inbound events. */
 export type InboundEventType = InboundEvent['type'];

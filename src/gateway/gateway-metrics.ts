@@ -92,6 +92,7 @@ export function createGatewayMetrics(options: { readonly telemetry: Telemetry; r
       sums.outputTokens += report.outputTokens;
       if (report.cost !== undefined) sums.cost = (sums.cost ?? 0) + report.cost;
     }),
+    options.telemetry.onHookDelivery((report) => record((loaded) => loaded.hookDeliveries.inc({ hook: report.hook, outcome: report.outcome }))),
     options.telemetry.onEventHandled((event) => record((loaded) => loaded.latency.observe({ channel: event.channel, type: event.type, failed: String(event.failed) }, event.durationMs / 1000))),
   ];
 
@@ -112,6 +113,7 @@ type Instruments = {
   readonly toolCalls: InstanceType<PromClient['Counter']>;
   readonly approvals: InstanceType<PromClient['Counter']>;
   readonly requests: InstanceType<PromClient['Counter']>;
+  readonly hookDeliveries: InstanceType<PromClient['Counter']>;
   readonly latency: InstanceType<PromClient['Histogram']>;
 };
 
@@ -167,6 +169,8 @@ function createInstruments(
     },
   });
   const requests = new Counter({ name: 'echo_gateway_requests_total', help: 'HTTP gateway requests, by route and status.', labelNames: ['route', 'status'] as const, registers });
+  // Hook names come from config only (a route exists per configured hook): the label set stays bounded.
+  const hookDeliveries = new Counter({ name: 'echo_hook_deliveries_total', help: 'Requests to named hooks, by hook and outcome.', labelNames: ['hook', 'outcome'] as const, registers });
   const latency = new Histogram({
     name: 'echo_turn_duration_seconds',
     help: 'Time to handle one inbound event (a turn, a decision, a resumption), by channel and event type.',
@@ -207,5 +211,5 @@ function createInstruments(
     },
   });
 
-  return { registry, turns, toolCalls, approvals, requests, latency };
+  return { registry, turns, toolCalls, approvals, requests, hookDeliveries, latency };
 }

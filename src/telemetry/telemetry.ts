@@ -15,12 +15,17 @@ export type ModelUsageReport = {
   readonly cost?: number;
 };
 
+/** One request to a named hook and how it ended (accepted, duplicate, not-matched, unverified, bad-request, unavailable). */
+export type HookDeliveryReport = { readonly hook: string; readonly outcome: string };
+
 /** Fan-out of runtime signals to observers (metrics, webhook waits, cron run records). */
 export interface Telemetry {
   onTurnFinished(listener: (report: TurnFinished) => void): () => void;
   onAudit(listener: (entry: AuditEntry) => void): () => void;
   onEventHandled(listener: (event: EventHandled) => void): () => void;
   onModelUsage(listener: (report: ModelUsageReport) => void): () => void;
+  onHookDelivery(listener: (report: HookDeliveryReport) => void): () => void;
+  emitHookDelivery(report: HookDeliveryReport): void;
   emitModelUsage(report: ModelUsageReport): void;
   emitTurnFinished(report: TurnFinished): void;
   emitAudit(entry: AuditEntry): void;
@@ -33,6 +38,7 @@ export function createTelemetry(): Telemetry {
   const audit = new Set<(entry: AuditEntry) => void>();
   const handled = new Set<(event: EventHandled) => void>();
   const usage = new Set<(report: ModelUsageReport) => void>();
+  const hooks = new Set<(report: HookDeliveryReport) => void>();
   const subscribe = <T>(set: Set<T>, listener: T) => {
     set.add(listener);
     return () => {
@@ -54,6 +60,8 @@ export function createTelemetry(): Telemetry {
     onEventHandled: (listener) => subscribe(handled, listener),
     onModelUsage: (listener) => subscribe(usage, listener),
     emitModelUsage: (report) => emit(usage, report),
+    onHookDelivery: (listener) => subscribe(hooks, listener),
+    emitHookDelivery: (report) => emit(hooks, report),
     emitTurnFinished: (report) => emit(turn, report),
     emitAudit: (entry) => emit(audit, entry),
     emitEventHandled: (event) => emit(handled, event),
