@@ -43,7 +43,7 @@ export function createApprovalGate(options: ApprovalGateOptions): ApprovalHook {
       }
       if (mustAsk === undefined) return { decision: 'allow', source: 'unattended-policy' };
       if (!options.canAskWhenUnattended(request.channel)) {
-        return { decision: 'deny', reason: `"${request.toolName}" needs a person's approval, and nobody is watching this ${request.origin} turn.` };
+        return { decision: 'deny', reason: `"${request.toolName}" needs a person's approval, and nobody is watching this turn (${unattendedTurnKinds[request.origin]}).` };
       }
     }
     if (mustAsk === undefined) return { decision: 'allow', source: options.autoApprove.includes(request.toolName) ? 'auto-approve' : 'policy' };
@@ -78,3 +78,10 @@ function mustAskFor(request: ApprovalHookRequest, options: ApprovalGateOptions):
       return request.risk === 'exec' || request.risk === 'dangerous' ? { reason: `its risk is ${request.risk}`, by: 'tool' } : undefined;
   }
 }
+
+/** How a refusal names an unattended turn, by its origin. */
+const unattendedTurnKinds: Readonly<Record<ApprovalHookRequest['origin'], string>> = {
+  user: 'a person',
+  schedule: 'a scheduled task',
+  system: 'started by another system',
+};

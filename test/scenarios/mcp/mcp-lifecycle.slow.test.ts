@@ -114,7 +114,7 @@ describe('MCP server lifecycle', () => {
       const last = model.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body?.messages ?? [];
       const results = last.filter((message) => message.role === 'tool').map((message) => String(message.content));
       expect(results[0]).toBe('buy oat milk');
-      expect(results[1]).toContain('needs a person\'s approval, and nobody is watching this webhook turn');
+      expect(results[1]).toContain('needs a person\'s approval, and nobody is watching this turn (started by another system)');
       expect(existsSync(join(folder.path, 'new.txt'))).toBe(false);
     } finally {
       await test.stop();

@@ -102,7 +102,7 @@ describe('createApprovalGate: 3. unattended turns', () => {
 
   it("denies an 'always' tool when cards cannot reach an approver", async () => {
     const decision = await gateWith({ canAskWhenUnattended: () => false })(request('schedule_task', 'write', 'always', unattended));
-    expect(decision).toEqual({ decision: 'deny', reason: '"schedule_task" needs a person\'s approval, and nobody is watching this schedule turn.' });
+    expect(decision).toEqual({ decision: 'deny', reason: '"schedule_task" needs a person\'s approval, and nobody is watching this turn (a scheduled task).' });
   });
 
   it("asks for an 'always' tool when cards can reach approvers of that channel", async () => {
