@@ -151,18 +151,28 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
   }
 
   const claimReuseMs = options.claimReuseMs ?? 250;
-  /** When a check last found each running job's claim held (performance.now() at the check's start). */
+  /**
+   * When a check last found each running attempt's claim held (performance.now() at the check's start), by
+   * `<job id>:<retry count>`: a stale attempt of a job must not reuse what the attempt that took it over found.
+   */
   const confirmedAt = new Map<string, number>();
+  const attemptKey = (attempt: Attempt) => `${attempt.id}:${attempt.retryCount}`;
 
   /** Asks the queue whether this attempt of the job is still active under this worker (a fresh positive answer is reused). */
   async function holds(attempt: Attempt): Promise<boolean> {
-    const confirmed = confirmedAt.get(attempt.id);
+    const key = attemptKey(attempt);
+    const confirmed = confirmedAt.get(key);
     if (confirmed !== undefined && performance.now() - confirmed < claimReuseMs) return true;
     const started = performance.now();
-    const touched = (await boss.touch(queue, [attempt])) as Settled;
-    const held = touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
-    if (held && running.has(attempt.id)) confirmedAt.set(attempt.id, started);
-    else confirmedAt.delete(attempt.id);
+    table ??= (await boss.getQueue(queue))?.table ?? 'job';
+    // A read, not pg-boss's touch: the same fence (this attempt, still active) without a row update and its commit;
+    // the heartbeat timer keeps the job alive.
+    const found = (await boss
+      .getDb()
+      .executeSql(`SELECT 1 FROM ${options.schema}.${table} WHERE name = $1 AND id = $2::uuid AND state = 'active' AND retry_count = $3`, [queue, attempt.id, attempt.retryCount])) as { rows: unknown[] };
+    const held = found.rows.length > 0;
+    if (held && running.get(attempt.id)?.retryCount === attempt.retryCount) confirmedAt.set(key, started);
+    else confirmedAt.delete(key);
     return held;
   }
 
@@ -187,8 +197,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       logger.error({ err: error, jobId: job.id, eventId: event.id, attempt: job.retryCount + 1 }, 'turn failed; its job is retried');
       await boss.fail(queue, attempt, { error: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => logger.warn({ err: failError, jobId: job.id }, 'could not mark the job failed; its heartbeat lapses and it is retried'));
     } finally {
-      running.delete(job.id);
-      confirmedAt.delete(job.id);
+      if (running.get(job.id)?.retryCount === attempt.retryCount) running.delete(job.id);
+      confirmedAt.delete(attemptKey(attempt));
       wakeUp();
       if (running.size === 0) settleIdleWaiters();
     }
