@@ -75,6 +75,21 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           const result = await pool.query(`DELETE FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
           return (result.rowCount ?? 0) > 0;
         }),
+      setIfAbsent: (key, value, ttlMs) =>
+        withLock(`${name}:${key}`, () =>
+          guard.run(`saving ${name}`, async () => {
+            // One statement: the key's advisory lock (as `update` takes it, so no update reads the key absent and then
+            // overwrites this row), then the insert, which replaces only a row past its expiry. Released at its commit.
+            const result = await pool.query(
+              `WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)))
+               INSERT INTO echo_store (namespace, key, value, expires_at) SELECT $1::text, $2::text, $3::jsonb, $4::bigint FROM locked
+               ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
+               WHERE echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= $5::bigint`,
+              [name, key, JSON.stringify(value), expiryOf(ttlMs), Date.now()],
+            );
+            return (result.rowCount ?? 0) > 0;
+          }),
+        ),
       update: (key, updater, ttlMs) =>
         withLock(`${name}:${key}`, () =>
           guard.run(`updating ${name}`, async () => {

@@ -73,6 +73,15 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       get: (key) => guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
       set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
       delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
+      setIfAbsent(key, value, ttlMs) {
+        return withLock(prefix + key, () =>
+          guard.run(`saving ${name}`, async () => {
+            if ((await read<Value>(prefix + key)) !== undefined) return false;
+            await write(prefix + key, value, ttlMs);
+            return true;
+          }),
+        );
+      },
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
           guard.run(`updating ${name}`, async () => {

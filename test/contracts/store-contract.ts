@@ -58,6 +58,29 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.close();
     });
 
+    it('stores with setIfAbsent once among racing writers, and again only once the value expired', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`absent-${Date.now()}-${Math.random()}`);
+      const stored = await Promise.all(['alice', 'bob', 'carol'].map((person) => space.setIfAbsent('claim', person, 60_000)));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      expect(await space.get('claim')).toBe(['alice', 'bob', 'carol'][stored.indexOf(true)]);
+      expect(await space.setIfAbsent('claim', 'dave')).toBe(false);
+      await space.set('expiring', 'gone soon', 30);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await space.setIfAbsent('expiring', 'erin')).toBe(true);
+      expect(await space.get('expiring')).toBe('erin');
+      await store.close();
+    });
+
+    it('does not let setIfAbsent slip in between the read and the write of an update', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`absent-cas-${Date.now()}-${Math.random()}`);
+      const [updated, stored] = await Promise.all([space.update('k', (current) => (current === undefined ? 'by update' : `${current} then update`)), space.setIfAbsent('k', 'by setIfAbsent')]);
+      expect(await space.get('k')).toBe(stored ? 'by setIfAbsent then update' : 'by update');
+      expect(updated).toBe(await space.get('k'));
+      await store.close();
+    });
+
     it('deletes a key when the updater returns undefined', async () => {
       const store = await open();
       const space = store.namespace<string>(`del-${Date.now()}-${Math.random()}`);
