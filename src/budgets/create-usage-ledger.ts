@@ -60,7 +60,7 @@ const maxWritesAtOnce = 16;
 const keepIdleCounters = 4096;
 
 /**
- * Creates the ledger. Each day counter is one record changed by the store's `update` (its compare-and-set), so
+ * Creates the ledger. Each day counter is one record the store adds to (`addNumbers`: one statement on PostgreSQL), so
  * reading a budget never scans a log. Calls add to memory first and each counter is written at most once
  * per `flushDelayMs` with everything added meanwhile: a crash loses at most that much accounting. Only day
  * counters are written (half the writes of keeping months too); a month is the sum of its earlier days, read
@@ -118,7 +118,7 @@ export function createUsageLedger(options: UsageLedgerOptions): UsageLedger {
     cell.pending = undefined;
     cell.inFlight = delta;
     const done = options.counters
-      .update(key, (current) => addTotals(current ?? emptyTotals, delta), keepDayCountersMs)
+      .addNumbers(key, delta, keepDayCountersMs)
       .then(
         (written) => {
           cell.stored = written;

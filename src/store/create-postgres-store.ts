@@ -90,6 +90,23 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
             return (result.rowCount ?? 0) > 0;
           }),
         ),
+      addNumbers: (key, amounts, ttlMs) =>
+        withLock(`${name}:${key}`, () =>
+          guard.run(`updating ${name}`, async () => {
+            // One statement, under the key's advisory lock as `update` takes it: the sums are made in PostgreSQL.
+            const result = await pool.query<{ value: Value }>(
+              `WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)))
+               INSERT INTO echo_store (namespace, key, value, expires_at) SELECT $1::text, $2::text, $3::jsonb, $4::bigint FROM locked
+               ON CONFLICT (namespace, key) DO UPDATE SET
+                 value = CASE WHEN echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= $5::bigint THEN excluded.value
+                   ELSE echo_store.value || (SELECT jsonb_object_agg(field, COALESCE((echo_store.value ->> field)::numeric, 0) + amount::numeric) FROM jsonb_each_text(excluded.value) AS amounts(field, amount)) END,
+                 expires_at = CASE WHEN $4::bigint IS NOT NULL THEN $4::bigint WHEN echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= $5::bigint THEN NULL ELSE echo_store.expires_at END
+               RETURNING value`,
+              [name, key, JSON.stringify(amounts), expiryOf(ttlMs), Date.now()],
+            );
+            return result.rows[0]?.value ?? amounts;
+          }),
+        ),
       update: (key, updater, ttlMs) =>
         withLock(`${name}:${key}`, () =>
           guard.run(`updating ${name}`, async () => {

@@ -2,6 +2,7 @@ import { describeError, EchoError } from '../errors/echo-error.js';
 import { createStoreGuard } from './create-store-guard.js';
 import { createBatcher } from './create-batcher.js';
 import type { StoredRow } from './open-keyv-backend.js';
+import { addFields } from './add-fields.js';
 import { createKeyLock } from './key-lock.js';
 import type { KeyValueNamespace, Store } from './key-value-namespace.js';
 import { type KeyvBackend, openKeyvBackend } from './open-keyv-backend.js';
@@ -69,7 +70,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
 
   function namespace<Value>(name: string): KeyValueNamespace<Value> {
     const prefix = `${name}:`;
-    return {
+    const space: KeyValueNamespace<Value> = {
       get: (key) => guard.run(`reading ${name}`, async () => (await read<Value>(prefix + key))?.value),
       set: (key, value, ttlMs) => guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
       delete: (key) => guard.run(`deleting from ${name}`, () => remove(prefix + key)),
@@ -81,6 +82,9 @@ export async function createStore(options: StoreOptions): Promise<Store> {
             return true;
           }),
         );
+      },
+      addNumbers(key, amounts, ttlMs) {
+        return space.update(key, (current) => addFields(current as Readonly<Record<string, number>> | undefined, amounts) as Value, ttlMs).then((written) => written ?? amounts);
       },
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
@@ -106,6 +110,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
           return rows.filter((row) => row.expires === undefined || row.expires > now).map((row) => [row.key.slice(prefix.length), row.value as Value] as const);
         }),
     };
+    return space;
   }
 
   return {

@@ -11,6 +11,13 @@ export interface KeyValueNamespace<Value> {
    */
   setIfAbsent(key: string, value: Value, ttlMs?: number): Promise<boolean>;
   /**
+   * Adds each number of `amounts` to the same field of the stored record (a missing record, or one past its
+   * expiry, counts as all zeros), with no other update of that key in between; resolves to the record written.
+   * For records of numbers only (counters). One round trip where the store allows (PostgreSQL), no read first.
+   * Without `ttlMs` the key keeps the expiry it had.
+   */
+  addNumbers(key: string, amounts: Value & Readonly<Record<string, number>>, ttlMs?: number): Promise<Value>;
+  /**
    * Reads, transforms and writes one key with no other update of that key in between (within this
    * process): the compare-and-set the approvals and idempotency records rely on. Returning
    * `undefined` from the updater deletes the key. Without `ttlMs` the key keeps the expiry it had.

@@ -81,6 +81,20 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.close();
     });
 
+    it('adds numbers field by field with no addition lost among concurrent ones, from zero again once expired', async () => {
+      const store = await open();
+      const space = store.namespace<{ calls: number; cost: number; other?: number }>(`add-${Date.now()}-${Math.random()}`);
+      await space.set('counter', { calls: 1, cost: 0.5, other: 7 });
+      await Promise.all(Array.from({ length: 20 }, () => space.addNumbers('counter', { calls: 1, cost: 0.25 }, 60_000)));
+      expect(await space.get('counter')).toEqual({ calls: 21, cost: 5.5, other: 7 });
+      expect(await space.addNumbers('fresh', { calls: 2, cost: 0.125 })).toEqual({ calls: 2, cost: 0.125 });
+      await space.set('expiring', { calls: 40, cost: 1 }, 30);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await space.addNumbers('expiring', { calls: 1, cost: 2 })).toEqual({ calls: 1, cost: 2 });
+      expect(await space.get('expiring')).toEqual({ calls: 1, cost: 2 });
+      await store.close();
+    });
+
     it('deletes a key when the updater returns undefined', async () => {
       const store = await open();
       const space = store.namespace<string>(`del-${Date.now()}-${Math.random()}`);

@@ -133,6 +133,13 @@ function createInMemoryNamespace<Value>(entries: Map<string, StoredValue>, now: 
       write(key, value, ttlMs);
       return true;
     },
+    addNumbers: async (key, amounts, ttlMs) => {
+      const current = read(key) as Readonly<Record<string, number>> | undefined;
+      const sum = { ...current } as Record<string, number>;
+      for (const [field, amount] of Object.entries(amounts)) sum[field] = (sum[field] ?? 0) + amount;
+      write(key, sum as Value, ttlMs);
+      return sum as Value;
+    },
     // Read, transform and write happen in one synchronous step: nothing else can touch the key in between.
     update: async (key, updater, ttlMs) => {
       const next = updater(read(key));
