@@ -1,6 +1,7 @@
 import pg from 'pg';
 import { describeError, EchoError } from '../errors/echo-error.js';
 import { createKeyLock } from './key-lock.js';
+import { createPostgresBatches } from './create-postgres-batches.js';
 import { createStoreGuard } from './create-store-guard.js';
 import type { KeyValueNamespace, Store } from './key-value-namespace.js';
 
@@ -49,6 +50,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const guard = createStoreGuard({ description, operationTimeoutMs: options.operationTimeoutMs ?? 5000, onError: options.onError });
   const withLock = createKeyLock();
+  // Gets and sets made while others are in flight go together, one statement each kind (group commit).
+  const batches = createPostgresBatches(pool);
   // Rows past their expiry count as absent until the purge deletes them ($3 is the caller's clock).
   const live = 'AND (expires_at IS NULL OR expires_at > $3)';
   const expiryOf = (ttlMs: number | undefined) => (typeof ttlMs === 'number' ? Date.now() + ttlMs : null);
@@ -58,17 +61,11 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     return {
       get: (key) =>
         guard.run(`reading ${name}`, async () => {
-          const result = await pool.query<{ value: Value }>(`SELECT value FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
-          return result.rows[0]?.value;
+          return (await batches.read(name, key)) as Value | undefined;
         }),
       set: (key, value, ttlMs) =>
         guard.run(`saving ${name}`, async () => {
-          await pool.query('INSERT INTO echo_store (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at', [
-            name,
-            key,
-            JSON.stringify(value),
-            expiryOf(ttlMs),
-          ]);
+          await batches.write({ namespace: name, key, json: JSON.stringify(value), expiresAt: expiryOf(ttlMs) });
         }),
       delete: (key) =>
         guard.run(`deleting from ${name}`, async () => {

@@ -20,6 +20,18 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.close();
     });
 
+    it('answers many concurrent reads and writes each with its own value (also when they go together)', async () => {
+      const store = await open();
+      const space = store.namespace<{ n: number; text: string }>(`many-${Date.now()}-${Math.random()}`);
+      const keys = Array.from({ length: 40 }, (_, index) => `key-${index}`);
+      await Promise.all(keys.map((key, index) => space.set(key, { n: index, text: `it's "${key}"` }, index % 2 === 0 ? 60_000 : undefined)));
+      const read = await Promise.all([...keys, 'missing'].map((key) => space.get(key)));
+      expect(read).toEqual([...keys.map((key, index) => ({ n: index, text: `it's "${key}"` })), undefined]);
+      await Promise.all([space.set('same', { n: 1, text: 'first' }), space.set('same', { n: 2, text: 'second' })]);
+      expect([1, 2]).toContain((await space.get('same'))?.n);
+      await store.close();
+    });
+
     it('expires values after their ttl', async () => {
       const store = await open();
       const space = store.namespace<string>(`ttl-${Date.now()}-${Math.random()}`);
