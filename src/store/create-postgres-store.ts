@@ -50,7 +50,7 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const guard = createStoreGuard({ description, operationTimeoutMs: options.operationTimeoutMs ?? 5000, onError: options.onError });
   const withLock = createKeyLock();
-  // Gets and sets made while others are in flight go together, one statement each kind (group commit).
+  // Single-row reads and writes made while others are in flight go together, one statement each kind (group commit).
   const batches = createPostgresBatches(pool);
   // Rows past their expiry count as absent until the purge deletes them ($3 is the caller's clock).
   const live = 'AND (expires_at IS NULL OR expires_at > $3)';
@@ -72,37 +72,13 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
           const result = await pool.query(`DELETE FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
           return (result.rowCount ?? 0) > 0;
         }),
+      // Both under the key's advisory lock, as `update` takes it (no update reads the key absent and then overwrites
+      // the row), in one statement; several made at once go together.
       setIfAbsent: (key, value, ttlMs) =>
-        withLock(`${name}:${key}`, () =>
-          guard.run(`saving ${name}`, async () => {
-            // One statement: the key's advisory lock (as `update` takes it, so no update reads the key absent and then
-            // overwrites this row), then the insert, which replaces only a row past its expiry. Released at its commit.
-            const result = await pool.query(
-              `WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)))
-               INSERT INTO echo_store (namespace, key, value, expires_at) SELECT $1::text, $2::text, $3::jsonb, $4::bigint FROM locked
-               ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at
-               WHERE echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= $5::bigint`,
-              [name, key, JSON.stringify(value), expiryOf(ttlMs), Date.now()],
-            );
-            return (result.rowCount ?? 0) > 0;
-          }),
-        ),
+        withLock(`${name}:${key}`, () => guard.run(`saving ${name}`, () => batches.insertIfAbsent({ namespace: name, key, json: JSON.stringify(value), expiresAt: expiryOf(ttlMs) }))),
       addNumbers: (key, amounts, ttlMs) =>
         withLock(`${name}:${key}`, () =>
-          guard.run(`updating ${name}`, async () => {
-            // One statement, under the key's advisory lock as `update` takes it: the sums are made in PostgreSQL.
-            const result = await pool.query<{ value: Value }>(
-              `WITH locked AS (SELECT pg_advisory_xact_lock(hashtextextended($1::text || ':' || $2::text, 0)))
-               INSERT INTO echo_store (namespace, key, value, expires_at) SELECT $1::text, $2::text, $3::jsonb, $4::bigint FROM locked
-               ON CONFLICT (namespace, key) DO UPDATE SET
-                 value = CASE WHEN echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= $5::bigint THEN excluded.value
-                   ELSE echo_store.value || (SELECT jsonb_object_agg(field, COALESCE((echo_store.value ->> field)::numeric, 0) + amount::numeric) FROM jsonb_each_text(excluded.value) AS amounts(field, amount)) END,
-                 expires_at = CASE WHEN $4::bigint IS NOT NULL THEN $4::bigint WHEN echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= $5::bigint THEN NULL ELSE echo_store.expires_at END
-               RETURNING value`,
-              [name, key, JSON.stringify(amounts), expiryOf(ttlMs), Date.now()],
-            );
-            return result.rows[0]?.value ?? amounts;
-          }),
+          guard.run(`updating ${name}`, async () => ((await batches.addNumbers({ namespace: name, key, json: JSON.stringify(amounts), expiresAt: expiryOf(ttlMs) })) ?? amounts) as Value),
         ),
       update: (key, updater, ttlMs) =>
         withLock(`${name}:${key}`, () =>

@@ -107,6 +107,22 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.close();
     });
 
+    it('answers many concurrent setIfAbsent and addNumbers calls of different keys each for its own key', async () => {
+      const store = await open();
+      const claims = store.namespace<string>(`absent-many-${Date.now()}-${Math.random()}`);
+      const counters = store.namespace<{ calls: number }>(`add-many-${Date.now()}-${Math.random()}`);
+      const keys = Array.from({ length: 30 }, (_, index) => `key-${index}`);
+      await Promise.all(keys.filter((_, index) => index % 3 === 0).map((key) => claims.set(key, 'taken before')));
+      await Promise.all(keys.filter((_, index) => index % 2 === 0).map((key) => counters.set(key, { calls: 10 })));
+      const [claimed, added] = await Promise.all([Promise.all(keys.map((key) => claims.setIfAbsent(key, `claimed ${key}`, 60_000))), Promise.all(keys.map((key, index) => counters.addNumbers(key, { calls: index })))]);
+      expect(claimed).toEqual(keys.map((_, index) => index % 3 !== 0));
+      expect(await Promise.all(keys.map((key) => claims.get(key)))).toEqual(keys.map((key, index) => (index % 3 === 0 ? 'taken before' : `claimed ${key}`)));
+      const expected = keys.map((_, index) => ({ calls: index + (index % 2 === 0 ? 10 : 0) }));
+      expect(added).toEqual(expected);
+      expect(await Promise.all(keys.map((key) => counters.get(key)))).toEqual(expected);
+      await store.close();
+    });
+
     it('deletes a key when the updater returns undefined', async () => {
       const store = await open();
       const space = store.namespace<string>(`del-${Date.now()}-${Math.random()}`);
