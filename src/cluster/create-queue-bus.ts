@@ -5,6 +5,7 @@ import type { EmitResult } from '../events/channel.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { describeInterruptions, type ParkTurn } from '../journal/create-durable-intake.js';
 import type { Logger } from '../logging/create-logger.js';
+import { createBatcher } from '../store/create-batcher.js';
 import { turnClaim } from './turn-claim.js';
 
 /** What the shared queue is built from. */
@@ -164,17 +165,34 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     const confirmed = confirmedAt.get(key);
     if (confirmed !== undefined && performance.now() - confirmed < claimReuseMs) return true;
     const started = performance.now();
-    table ??= (await boss.getQueue(queue))?.table ?? 'job';
-    // A read, not pg-boss's touch: the same fence (this attempt, still active) without a row update and its commit;
-    // the heartbeat timer keeps the job alive.
-    const found = (await boss
-      .getDb()
-      .executeSql(`SELECT 1 FROM ${options.schema}.${table} WHERE name = $1 AND id = $2::uuid AND state = 'active' AND retry_count = $3`, [queue, attempt.id, attempt.retryCount])) as { rows: unknown[] };
-    const held = found.rows.length > 0;
+    const held = await checkHeld(attempt);
     if (held && running.get(attempt.id)?.retryCount === attempt.retryCount) confirmedAt.set(key, started);
     else confirmedAt.delete(key);
     return held;
   }
+
+  /**
+   * Which of these attempts are still active under their fetch: a read, not pg-boss's touch (the same fence
+   * without a row update and its commit; the heartbeat timer keeps the jobs alive). Checks made while one is in
+   * flight go together in one statement.
+   */
+  const checkHeld = createBatcher<Attempt, boolean>(async (attempts) => {
+    table ??= (await boss.getQueue(queue))?.table ?? 'job';
+    const found = (await boss
+      .getDb()
+      .executeSql(`SELECT id::text || ':' || retry_count::text AS attempt FROM ${options.schema}.${table} WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [
+        queue,
+        attempts.map((attempt) => attempt.id),
+      ])) as { rows: Array<{ attempt: string }> };
+    const active = new Set(found.rows.map((row) => row.attempt));
+    return attempts.map((attempt) => active.has(attemptKey(attempt)));
+  });
+
+  /** Completes an attempt (fenced to it); completions made while one is in flight go together. Resolves to whether it was still this worker's. */
+  const completeAttempt = createBatcher<Attempt, boolean>(async (attempts) => {
+    const done = (await boss.complete(queue, [...attempts])) as Settled;
+    return attempts.map((attempt) => (done.settled ? done.settled.includes(attempt.id) : (done.affected ?? attempts.length) > 0));
+  });
 
   async function run(job: { readonly id: string; readonly retryCount: number; readonly data: EventJob }, handle: EventHandler): Promise<void> {
     const attempt = { id: job.id, retryCount: job.retryCount };
@@ -191,8 +209,7 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
         return;
       }
       await turnClaim.run({ holds: () => holds(attempt) }, () => handle(event));
-      const done = (await boss.complete(queue, attempt)) as Settled;
-      if ((done.affected ?? 1) === 0) logger.warn({ jobId: job.id, eventId: event.id }, 'job finished after another instance took it over; its result was not recorded here');
+      if (!(await completeAttempt(attempt))) logger.warn({ jobId: job.id, eventId: event.id }, 'job finished after another instance took it over; its result was not recorded here');
     } catch (error) {
       logger.error({ err: error, jobId: job.id, eventId: event.id, attempt: job.retryCount + 1 }, 'turn failed; its job is retried');
       await boss.fail(queue, attempt, { error: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => logger.warn({ err: failError, jobId: job.id }, 'could not mark the job failed; its heartbeat lapses and it is retried'));
