@@ -35,7 +35,7 @@ const lockedInput = `WITH input AS (SELECT * FROM unnest($1::text[], $2::text[],
   locked AS (SELECT count(pg_advisory_xact_lock(hashtextextended(namespace || ':' || key, 0))) AS locks FROM (SELECT namespace, key FROM input ORDER BY position) AS ordered)`;
 
 /** Batches in flight at once per kind; the pool also serves updates, the queue's statements aside. */
-const maxInFlight = 3;
+const maxInFlight = 2;
 
 /**
  * Group commit over the store's pool: a read or write made while fewer than `maxInFlight` of its kind are in
