@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { BusStats, EventHandler, MessageBus } from '../bus/message-bus.js';
@@ -194,6 +195,16 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     return attempts.map((attempt) => (done.settled ? done.settled.includes(attempt.id) : (done.affected ?? attempts.length) > 0));
   });
 
+  /**
+   * Queues one event as a job keyed by its session (the queue's retries, heartbeat and expiry apply, as with
+   * `send`); events published while an insert is in flight go in one statement. Resolves to whether it was queued.
+   */
+  const insertJob = createBatcher<EventJob, boolean>(async (jobs) => {
+    const ids = jobs.map(() => randomUUID());
+    const inserted = new Set((await boss.insert(queue, jobs.map((data, index) => ({ id: ids[index], data, singletonKey: data.event.sessionKey })), { returnId: true })) ?? []);
+    return ids.map((id) => inserted.has(id));
+  });
+
   async function run(job: { readonly id: string; readonly retryCount: number; readonly data: EventJob }, handle: EventHandler): Promise<void> {
     const attempt = { id: job.id, retryCount: job.retryCount };
     // A job that runs again (its first worker died, or failed) is a re-run: the durable turn model knows what that means.
@@ -291,9 +302,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       // The platform payload is for debugging only and can be large: it is not queued.
       const { raw: _raw, ...kept } = event;
       try {
-        const id = await boss.send(queue, { event: kept }, { singletonKey: event.sessionKey });
         // The insert woke every listening instance in the same statement (the queue's `notify` option).
-        if (id === null) return { accepted: false, reason: 'busy' };
+        if (!(await insertJob({ event: kept }))) return { accepted: false, reason: 'busy' };
         return { accepted: true };
       } catch (error) {
         logger.error({ err: error, eventId: event.id }, 'event could not be queued; refused so the platform delivers it again');
