@@ -17,7 +17,19 @@ export type PostgresBatches = {
    * resolves to the row's new value. Additions to one key in one batch are made as one.
    */
   addNumbers(row: PostgresWrite): Promise<unknown>;
+  /** The compare-and-set of `update`: reads the live row under the key's advisory lock, writes what the updater made of it. */
+  update(request: PostgresUpdate): Promise<UpdateOutcome>;
 };
+
+/** One read-modify-write of a row; `ttlMs` undefined keeps the row's expiry. */
+export type PostgresUpdate = { readonly namespace: string; readonly key: string; readonly updater: (current: unknown) => unknown; readonly ttlMs: number | undefined };
+
+/** What an update wrote, or the error its own updater threw (the batch's other updates go on). */
+export type UpdateOutcome = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: unknown };
+
+/** Key order of a batch's rows (by namespace, then key). */
+const byKey = (left: { readonly namespace: string; readonly key: string }, right: { readonly namespace: string; readonly key: string }) =>
+  left.namespace === right.namespace ? (left.key < right.key ? -1 : left.key > right.key ? 1 : 0) : left.namespace < right.namespace ? -1 : 1;
 
 const identity = (row: { readonly namespace: string; readonly key: string }) => `${row.namespace}\u0000${row.key}`;
 
@@ -26,7 +38,7 @@ const identity = (row: { readonly namespace: string; readonly key: string }) => 
  * row locks in that one order, so two batches (of any instances) never wait for each other in a cycle.
  */
 function parametersOf(rows: readonly PostgresWrite[], now?: number): unknown[] {
-  const sorted = [...rows].sort((left, right) => (left.namespace === right.namespace ? (left.key < right.key ? -1 : left.key > right.key ? 1 : 0) : left.namespace < right.namespace ? -1 : 1));
+  const sorted = [...rows].sort(byKey);
   return [sorted.map((row) => row.namespace), sorted.map((row) => row.key), sorted.map((row) => row.json), sorted.map((row) => row.expiresAt), ...(now === undefined ? [] : [now])];
 }
 
@@ -118,5 +130,57 @@ export function createPostgresBatches(pool: pg.Pool): PostgresBatches {
     },
     { maxInFlight },
   );
-  return { read: (namespace, key) => read({ namespace, key }), write, insertIfAbsent, addNumbers };
+  /**
+   * Updates made while others are in flight share one transaction of two round trips (each several statements in
+   * one simple query, values escaped as literals): BEGIN, every key's advisory lock in key order and one read of
+   * the rows; then the writes and COMMIT. The advisory lock serialises every update of a key across all instances
+   * until COMMIT, also while its row does not exist yet. A value an updater returned unchanged is not written again.
+   */
+  const update = createBatcher<PostgresUpdate, UpdateOutcome>(
+    async (requests) => {
+      const client = await pool.connect();
+      const literal = (text: string) => client.escapeLiteral(text);
+      const rowOf = (request: PostgresUpdate) => `namespace = ${literal(request.namespace)} AND key = ${literal(request.key)}`;
+      const sorted = [...requests].sort(byKey);
+      try {
+        const locks = sorted.map((request) => `SELECT pg_advisory_xact_lock(hashtextextended(${literal(`${request.namespace}:${request.key}`)}, 0));`).join(' ');
+        const wanted = sorted.map((request) => `(${literal(request.namespace)}, ${literal(request.key)})`).join(', ');
+        const results = (await client.query(
+          `BEGIN; ${locks} SELECT namespace, key, value, expires_at FROM echo_store WHERE (namespace, key) IN (${wanted}) AND (expires_at IS NULL OR expires_at > ${Date.now()})`,
+        )) as unknown as ReadonlyArray<pg.QueryResult<{ namespace: string; key: string; value: unknown; expires_at: string | null }>>;
+        const found = new Map((results.at(-1)?.rows ?? []).map((row) => [identity(row), row]));
+        const writes: string[] = [];
+        const outcomes = new Map<PostgresUpdate, UpdateOutcome>();
+        for (const request of sorted) {
+          const current = found.get(identity(request));
+          let next: unknown;
+          try {
+            next = request.updater(current?.value);
+          } catch (error) {
+            outcomes.set(request, { ok: false, error });
+            continue;
+          }
+          outcomes.set(request, { ok: true, value: next });
+          if (next === undefined) {
+            if (current) writes.push(`DELETE FROM echo_store WHERE ${rowOf(request)};`);
+          } else if (next !== current?.value || request.ttlMs !== undefined) {
+            // Without a new ttl the record keeps the expiry it had.
+            const expiresAt = request.ttlMs !== undefined ? Date.now() + request.ttlMs : current?.expires_at === undefined || current.expires_at === null ? null : Number(current.expires_at);
+            writes.push(
+              `INSERT INTO echo_store (namespace, key, value, expires_at) VALUES (${literal(request.namespace)}, ${literal(request.key)}, ${literal(JSON.stringify(next))}::jsonb, ${expiresAt ?? 'NULL'}) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at;`,
+            );
+          }
+        }
+        await client.query(`${writes.join(' ')} COMMIT`);
+        return requests.map((request) => outcomes.get(request) ?? { ok: false, error: new Error('update not run') });
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    { maxInFlight },
+  );
+  return { read: (namespace, key) => read({ namespace, key }), write, insertIfAbsent, addNumbers, update };
 }

@@ -83,35 +83,9 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
       update: (key, updater, ttlMs) =>
         withLock(`${name}:${key}`, () =>
           guard.run(`updating ${name}`, async () => {
-            const client = await pool.connect();
-            // Two round trips, each several statements in one simple query (the values escaped as literals, so
-            // no parameters are needed): the transaction, the lock and the read; then the write and the commit.
-            const literal = (text: string) => client.escapeLiteral(text);
-            const row = `namespace = ${literal(name)} AND key = ${literal(key)}`;
-            try {
-              // The advisory lock serialises every update of this key across all instances until COMMIT, also while the row does not exist yet.
-              const results = (await client.query(
-                `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${literal(`${name}:${key}`)}, 0)); SELECT value, expires_at FROM echo_store WHERE ${row} AND (expires_at IS NULL OR expires_at > ${Date.now()})`,
-              )) as unknown as ReadonlyArray<pg.QueryResult<{ value: Value; expires_at: string | null }>>;
-              const found = results[2]?.rows[0];
-              const next = updater(found?.value);
-              let write = '';
-              if (next === undefined) {
-                if (found) write = `DELETE FROM echo_store WHERE ${row};`;
-              } else if (next !== found?.value || ttlMs !== undefined) {
-                // Without a new ttl the record keeps the expiry it had.
-                const expiresAt = ttlMs !== undefined ? expiryOf(ttlMs) : found?.expires_at === undefined || found.expires_at === null ? null : Number(found.expires_at);
-                write = `INSERT INTO echo_store (namespace, key, value, expires_at) VALUES (${literal(name)}, ${literal(key)}, ${literal(JSON.stringify(next))}::jsonb, ${expiresAt ?? 'NULL'}) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at;`;
-              }
-              // The value the updater returned unchanged is not written again.
-              await client.query(`${write} COMMIT`);
-              return next;
-            } catch (error) {
-              await client.query('ROLLBACK').catch(() => undefined);
-              throw error;
-            } finally {
-              client.release();
-            }
+            const outcome = await batches.update({ namespace: name, key, updater: (current) => updater(current as Value | undefined), ttlMs });
+            if (!outcome.ok) throw outcome.error;
+            return outcome.value as Value | undefined;
           }),
         ),
       entries: () =>

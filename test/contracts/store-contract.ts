@@ -123,6 +123,25 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.close();
     });
 
+    it('runs concurrent updates of different keys each on its own row, and an updater that throws fails only its own', async () => {
+      const store = await open();
+      const space = store.namespace<number>(`update-many-${Date.now()}-${Math.random()}`);
+      const keys = Array.from({ length: 20 }, (_, index) => `key-${index}`);
+      await Promise.all(keys.filter((_, index) => index % 2 === 0).map((key, index) => space.set(key, index * 100)));
+      const outcomes = await Promise.allSettled(
+        keys.map((key, index) =>
+          space.update(key, (current) => {
+            if (index === 7) throw new Error('the updater of key-7 failed');
+            return index % 5 === 4 ? undefined : (current ?? 0) + index;
+          }),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(keys.map((_, index) => (index === 7 ? 'rejected' : 'fulfilled')));
+      const expected = keys.map((_, index) => (index === 7 || index % 5 === 4 ? undefined : (index % 2 === 0 ? (index / 2) * 100 : 0) + index));
+      expect(await Promise.all(keys.map((key) => space.get(key)))).toEqual(expected);
+      await store.close();
+    });
+
     it('deletes a key when the updater returns undefined', async () => {
       const store = await open();
       const space = store.namespace<string>(`del-${Date.now()}-${Math.random()}`);
