@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { BusStats, EventHandler, MessageBus } from '../bus/message-bus.js';
@@ -5,6 +6,7 @@ import type { EmitResult } from '../events/channel.js';
 import type { InboundEvent } from '../events/inbound-event.js';
 import { describeInterruptions, type ParkTurn } from '../journal/create-durable-intake.js';
 import type { Logger } from '../logging/create-logger.js';
+import { createBatcher } from '../store/create-batcher.js';
 import { turnClaim } from './turn-claim.js';
 
 /** What the shared queue is built from. */
@@ -151,20 +153,57 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
   }
 
   const claimReuseMs = options.claimReuseMs ?? 250;
-  /** When a check last found each running job's claim held (performance.now() at the check's start). */
+  /**
+   * When a check last found each running attempt's claim held (performance.now() at the check's start), by
+   * `<job id>:<retry count>`: a stale attempt of a job must not reuse what the attempt that took it over found.
+   */
   const confirmedAt = new Map<string, number>();
+  const attemptKey = (attempt: Attempt) => `${attempt.id}:${attempt.retryCount}`;
 
   /** Asks the queue whether this attempt of the job is still active under this worker (a fresh positive answer is reused). */
   async function holds(attempt: Attempt): Promise<boolean> {
-    const confirmed = confirmedAt.get(attempt.id);
+    const key = attemptKey(attempt);
+    const confirmed = confirmedAt.get(key);
     if (confirmed !== undefined && performance.now() - confirmed < claimReuseMs) return true;
     const started = performance.now();
-    const touched = (await boss.touch(queue, [attempt])) as Settled;
-    const held = touched.settled ? touched.settled.includes(attempt.id) : (touched.affected ?? 0) > 0;
-    if (held && running.has(attempt.id)) confirmedAt.set(attempt.id, started);
-    else confirmedAt.delete(attempt.id);
+    const held = await checkHeld(attempt);
+    if (held && running.get(attempt.id)?.retryCount === attempt.retryCount) confirmedAt.set(key, started);
+    else confirmedAt.delete(key);
     return held;
   }
+
+  /**
+   * Which of these attempts are still active under their fetch: a read, not pg-boss's touch (the same fence
+   * without a row update and its commit; the heartbeat timer keeps the jobs alive). Checks made while one is in
+   * flight go together in one statement.
+   */
+  const checkHeld = createBatcher<Attempt, boolean>(async (attempts) => {
+    table ??= (await boss.getQueue(queue))?.table ?? 'job';
+    const found = (await boss
+      .getDb()
+      .executeSql(`SELECT id::text || ':' || retry_count::text AS attempt FROM ${options.schema}.${table} WHERE name = $1 AND id = ANY($2::uuid[]) AND state = 'active'`, [
+        queue,
+        attempts.map((attempt) => attempt.id),
+      ])) as { rows: Array<{ attempt: string }> };
+    const active = new Set(found.rows.map((row) => row.attempt));
+    return attempts.map((attempt) => active.has(attemptKey(attempt)));
+  });
+
+  /** Completes an attempt (fenced to it); completions made while one is in flight go together. Resolves to whether it was still this worker's. */
+  const completeAttempt = createBatcher<Attempt, boolean>(async (attempts) => {
+    const done = (await boss.complete(queue, [...attempts])) as Settled;
+    return attempts.map((attempt) => (done.settled ? done.settled.includes(attempt.id) : (done.affected ?? attempts.length) > 0));
+  });
+
+  /**
+   * Queues one event as a job keyed by its session (the queue's retries, heartbeat and expiry apply, as with
+   * `send`); events published while an insert is in flight go in one statement. Resolves to whether it was queued.
+   */
+  const insertJob = createBatcher<EventJob, boolean>(async (jobs) => {
+    const ids = jobs.map(() => randomUUID());
+    const inserted = new Set((await boss.insert(queue, jobs.map((data, index) => ({ id: ids[index], data, singletonKey: data.event.sessionKey })), { returnId: true })) ?? []);
+    return ids.map((id) => inserted.has(id));
+  });
 
   async function run(job: { readonly id: string; readonly retryCount: number; readonly data: EventJob }, handle: EventHandler): Promise<void> {
     const attempt = { id: job.id, retryCount: job.retryCount };
@@ -181,14 +220,13 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
         return;
       }
       await turnClaim.run({ holds: () => holds(attempt) }, () => handle(event));
-      const done = (await boss.complete(queue, attempt)) as Settled;
-      if ((done.affected ?? 1) === 0) logger.warn({ jobId: job.id, eventId: event.id }, 'job finished after another instance took it over; its result was not recorded here');
+      if (!(await completeAttempt(attempt))) logger.warn({ jobId: job.id, eventId: event.id }, 'job finished after another instance took it over; its result was not recorded here');
     } catch (error) {
       logger.error({ err: error, jobId: job.id, eventId: event.id, attempt: job.retryCount + 1 }, 'turn failed; its job is retried');
       await boss.fail(queue, attempt, { error: error instanceof Error ? error.message : String(error) }).catch((failError: unknown) => logger.warn({ err: failError, jobId: job.id }, 'could not mark the job failed; its heartbeat lapses and it is retried'));
     } finally {
-      running.delete(job.id);
-      confirmedAt.delete(job.id);
+      if (running.get(job.id)?.retryCount === attempt.retryCount) running.delete(job.id);
+      confirmedAt.delete(attemptKey(attempt));
       wakeUp();
       if (running.size === 0) settleIdleWaiters();
     }
@@ -264,9 +302,8 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       // The platform payload is for debugging only and can be large: it is not queued.
       const { raw: _raw, ...kept } = event;
       try {
-        const id = await boss.send(queue, { event: kept }, { singletonKey: event.sessionKey });
         // The insert woke every listening instance in the same statement (the queue's `notify` option).
-        if (id === null) return { accepted: false, reason: 'busy' };
+        if (!(await insertJob({ event: kept }))) return { accepted: false, reason: 'busy' };
         return { accepted: true };
       } catch (error) {
         logger.error({ err: error, eventId: event.id }, 'event could not be queued; refused so the platform delivers it again');

@@ -55,6 +55,9 @@ export function createDedupe(options: DedupeOptions): Dedupe {
       remember(id);
       let seenBefore = false;
       try {
+        // An id seen for the first time (nearly every one) is claimed in one write; only a row already there is read
+        // and decided by the compare-and-set below.
+        if (await options.store.setIfAbsent(rowKey(id), { at: now(), by: claimant }, options.ttlMs)) return true;
         await options.store.update(
           rowKey(id),
           (claimed) => {

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describeError, EchoError } from '../errors/echo-error.js';
-import type { Amounts } from './add-amounts.js';
 import { createKeyLock } from './key-lock.js';
+import { createPostgresBatches } from './create-postgres-batches.js';
 import { createStoreGuard } from './create-store-guard.js';
 import type { KeyValueNamespace, Store } from './key-value-namespace.js';
 
@@ -27,24 +27,6 @@ CREATE TABLE IF NOT EXISTS echo_store (
 CREATE INDEX IF NOT EXISTS echo_store_expires ON echo_store (expires_at) WHERE expires_at IS NOT NULL;
 `;
 
-/**
- * `add`'s upsert, its values escaped as literals (it runs in one simple query with the lock): adds the amounts to the
- * live record's numbers, field by field; an expired record (by the caller's clock, `now`) counts as missing. Without a
- * new expiry the record keeps its own.
- */
-function addStatement(client: pg.PoolClient, input: { readonly name: string; readonly key: string; readonly amounts: Amounts; readonly expiresAt: number | null; readonly now: number }): string {
-  const expiresAt = input.expiresAt === null ? 'NULL' : String(input.expiresAt);
-  const expired = `echo_store.expires_at IS NOT NULL AND echo_store.expires_at <= ${input.now}`;
-  return `INSERT INTO echo_store (namespace, key, value, expires_at) VALUES (${client.escapeLiteral(input.name)}, ${client.escapeLiteral(input.key)}, ${client.escapeLiteral(JSON.stringify(input.amounts))}::jsonb, ${expiresAt})
-ON CONFLICT (namespace, key) DO UPDATE SET
-  value = CASE WHEN ${expired} THEN excluded.value
-    ELSE (SELECT coalesce(jsonb_object_agg(field.key, field.total), '{}'::jsonb) FROM (
-      SELECT each.key, sum(each.value::numeric) AS total FROM (
-        SELECT key, value FROM jsonb_each_text(echo_store.value) UNION ALL SELECT key, value FROM jsonb_each_text(excluded.value)
-      ) AS each GROUP BY each.key) AS field) END,
-  expires_at = CASE WHEN ${expiresAt === 'NULL' ? 'true' : 'false'} AND NOT (${expired}) THEN echo_store.expires_at ELSE excluded.expires_at END
-RETURNING value`;
-}
 
 /** `postgres://user:***@host/db`: the password never reaches a log line. */
 function describeUrl(url: string): string {
@@ -69,6 +51,8 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
   }
   const guard = createStoreGuard({ description, operationTimeoutMs: options.operationTimeoutMs ?? 5000, onError: options.onError });
   const withLock = createKeyLock();
+  // Single-row reads and writes made while others are in flight go together, one statement each kind (group commit).
+  const batches = createPostgresBatches(pool);
   // Rows past their expiry count as absent until the purge deletes them ($3 is the caller's clock).
   const live = 'AND (expires_at IS NULL OR expires_at > $3)';
   const expiryOf = (ttlMs: number | undefined) => (typeof ttlMs === 'number' ? Date.now() + ttlMs : null);
@@ -78,74 +62,35 @@ export async function createPostgresStore(options: PostgresStoreOptions): Promis
     return {
       get: (key) =>
         guard.run(`reading ${name}`, async () => {
-          const result = await pool.query<{ value: Value }>(`SELECT value FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
-          return result.rows[0]?.value;
+          return (await batches.read(name, key)) as Value | undefined;
         }),
       set: (key, value, ttlMs) =>
         guard.run(`saving ${name}`, async () => {
-          await pool.query('INSERT INTO echo_store (namespace, key, value, expires_at) VALUES ($1, $2, $3, $4) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at', [
-            name,
-            key,
-            JSON.stringify(value),
-            expiryOf(ttlMs),
-          ]);
+          await batches.write({ namespace: name, key, json: JSON.stringify(value), expiresAt: expiryOf(ttlMs) });
         }),
       delete: (key) =>
         guard.run(`deleting from ${name}`, async () => {
           const result = await pool.query(`DELETE FROM echo_store WHERE namespace = $1 AND key = $2 ${live}`, [name, key, Date.now()]);
           return (result.rowCount ?? 0) > 0;
         }),
+      // Both under the key's advisory lock, as `update` takes it (no update reads the key absent and then overwrites
+      // the row), in one statement; several made at once go together.
+      setIfAbsent: (key, value, ttlMs) =>
+        withLock(`${name}:${key}`, () => guard.run(`saving ${name}`, () => batches.insertIfAbsent({ namespace: name, key, json: JSON.stringify(value), expiresAt: expiryOf(ttlMs) }))),
       update: (key, updater, ttlMs) =>
         withLock(`${name}:${key}`, () =>
           guard.run(`updating ${name}`, async () => {
-            const client = await pool.connect();
-            // Two round trips, each several statements in one simple query (the values escaped as literals, so
-            // no parameters are needed): the transaction, the lock and the read; then the write and the commit.
-            const literal = (text: string) => client.escapeLiteral(text);
-            const row = `namespace = ${literal(name)} AND key = ${literal(key)}`;
-            try {
-              // The advisory lock serialises every update of this key across all instances until COMMIT, also while the row does not exist yet.
-              const results = (await client.query(
-                `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${literal(`${name}:${key}`)}, 0)); SELECT value, expires_at FROM echo_store WHERE ${row} AND (expires_at IS NULL OR expires_at > ${Date.now()})`,
-              )) as unknown as ReadonlyArray<pg.QueryResult<{ value: Value; expires_at: string | null }>>;
-              const found = results[2]?.rows[0];
-              const next = updater(found?.value);
-              let write = '';
-              if (next === undefined) {
-                if (found) write = `DELETE FROM echo_store WHERE ${row};`;
-              } else if (next !== found?.value || ttlMs !== undefined) {
-                // Without a new ttl the record keeps the expiry it had.
-                const expiresAt = ttlMs !== undefined ? expiryOf(ttlMs) : found?.expires_at === undefined || found.expires_at === null ? null : Number(found.expires_at);
-                write = `INSERT INTO echo_store (namespace, key, value, expires_at) VALUES (${literal(name)}, ${literal(key)}, ${literal(JSON.stringify(next))}::jsonb, ${expiresAt ?? 'NULL'}) ON CONFLICT (namespace, key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at;`;
-              }
-              // The value the updater returned unchanged is not written again.
-              await client.query(`${write} COMMIT`);
-              return next;
-            } catch (error) {
-              await client.query('ROLLBACK').catch(() => undefined);
-              throw error;
-            } finally {
-              client.release();
-            }
+            const outcome = await batches.update({ namespace: name, key, updater: (current) => updater(current as Value | undefined), ttlMs });
+            if (!outcome.ok) throw outcome.error;
+            return outcome.value as Value | undefined;
           }),
         ),
-      // No read first, one round trip: the upsert under the key's advisory lock, which `update` holds from its read
-      // to its write, so neither loses the other's change (the upsert's row lock alone would not stop that).
+      // No read first: the upsert under the key's advisory lock, which `update` holds from its read to its write, so
+      // neither loses the other's change; several adds made at once go together in one statement.
       add: (key, amounts, ttlMs) =>
-        guard.run(`adding to ${name}`, async () => {
-          const client = await pool.connect();
-          try {
-            const results = (await client.query(
-              `BEGIN; SELECT pg_advisory_xact_lock(hashtextextended(${client.escapeLiteral(`${name}:${key}`)}, 0)); ${addStatement(client, { name, key, amounts, expiresAt: expiryOf(ttlMs), now: Date.now() })}; COMMIT`,
-            )) as unknown as ReadonlyArray<pg.QueryResult<{ value: Value }>>;
-            return results[2]?.rows[0]?.value as Value;
-          } catch (error) {
-            await client.query('ROLLBACK').catch(() => undefined);
-            throw error;
-          } finally {
-            client.release();
-          }
-        }),
+        withLock(`${name}:${key}`, () =>
+          guard.run(`adding to ${name}`, async () => ((await batches.addNumbers({ namespace: name, key, json: JSON.stringify(amounts), expiresAt: expiryOf(ttlMs) })) ?? amounts) as Value),
+        ),
       entries: () =>
         guard.run(`listing ${name}`, async () => {
           const result = await pool.query<{ key: string; value: Value }>('SELECT key, value FROM echo_store WHERE namespace = $1 AND (expires_at IS NULL OR expires_at > $2)', [name, Date.now()]);

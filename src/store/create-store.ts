@@ -85,6 +85,15 @@ export async function createStore(options: StoreOptions): Promise<Store> {
           : guard.run(`saving ${name}`, () => write(prefix + key, value, ttlMs)),
       delete: (key) =>
         batched ? guard.start<boolean>(`deleting from ${name}`, (resolve, reject) => batched.enqueue({ kind: 'delete', key: prefix + key }, resolve, reject)) : guard.run(`deleting from ${name}`, () => remove(prefix + key)),
+      setIfAbsent(key, value, ttlMs) {
+        return withLock(prefix + key, () =>
+          guard.run(`saving ${name}`, async () => {
+            if ((await read<Value>(prefix + key)) !== undefined) return false;
+            await write(prefix + key, value, ttlMs);
+            return true;
+          }),
+        );
+      },
       update(key, updater, ttlMs) {
         return withLock(prefix + key, () =>
           guard.run(`updating ${name}`, async () => {

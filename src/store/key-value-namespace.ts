@@ -7,6 +7,12 @@ export interface KeyValueNamespace<Value> {
   set(key: string, value: Value, ttlMs?: number): Promise<void>;
   delete(key: string): Promise<boolean>;
   /**
+   * Stores a value only when the key has none (an expired one counts as none), with no update of that key in
+   * between; resolves to whether it stored it. One round trip where the store allows (PostgreSQL): the claim of
+   * an id seen for the first time, without `update`'s read and write.
+   */
+  setIfAbsent(key: string, value: Value, ttlMs?: number): Promise<boolean>;
+  /**
    * Reads, transforms and writes one key with no other update of that key in between (within this
    * process): the compare-and-set the approvals and idempotency records rely on. Returning
    * `undefined` from the updater deletes the key. Without `ttlMs` the key keeps the expiry it had.

@@ -20,6 +20,18 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       await store.close();
     });
 
+    it('answers many concurrent reads and writes each with its own value (also when they go together)', async () => {
+      const store = await open();
+      const space = store.namespace<{ n: number; text: string }>(`many-${Date.now()}-${Math.random()}`);
+      const keys = Array.from({ length: 40 }, (_, index) => `key-${index}`);
+      await Promise.all(keys.map((key, index) => space.set(key, { n: index, text: `it's "${key}"` }, index % 2 === 0 ? 60_000 : undefined)));
+      const read = await Promise.all([...keys, 'missing'].map((key) => space.get(key)));
+      expect(read).toEqual([...keys.map((key, index) => ({ n: index, text: `it's "${key}"` })), undefined]);
+      await Promise.all([space.set('same', { n: 1, text: 'first' }), space.set('same', { n: 2, text: 'second' })]);
+      expect([1, 2]).toContain((await space.get('same'))?.n);
+      await store.close();
+    });
+
     it('expires values after their ttl', async () => {
       const store = await open();
       const space = store.namespace<string>(`ttl-${Date.now()}-${Math.random()}`);
@@ -55,6 +67,78 @@ export function describeStoreContract(name: string, open: () => Promise<Store>, 
       );
       expect(winners).toHaveLength(1);
       expect((await space.get('approval'))?.by).toBe(winners[0]);
+      await store.close();
+    });
+
+    it('stores with setIfAbsent once among racing writers, and again only once the value expired', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`absent-${Date.now()}-${Math.random()}`);
+      const stored = await Promise.all(['alice', 'bob', 'carol'].map((person) => space.setIfAbsent('claim', person, 60_000)));
+      expect(stored.filter(Boolean)).toHaveLength(1);
+      expect(await space.get('claim')).toBe(['alice', 'bob', 'carol'][stored.indexOf(true)]);
+      expect(await space.setIfAbsent('claim', 'dave')).toBe(false);
+      await space.set('expiring', 'gone soon', 30);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await space.setIfAbsent('expiring', 'erin')).toBe(true);
+      expect(await space.get('expiring')).toBe('erin');
+      await store.close();
+    });
+
+    it('does not let setIfAbsent slip in between the read and the write of an update', async () => {
+      const store = await open();
+      const space = store.namespace<string>(`absent-cas-${Date.now()}-${Math.random()}`);
+      const [updated, stored] = await Promise.all([space.update('k', (current) => (current === undefined ? 'by update' : `${current} then update`)), space.setIfAbsent('k', 'by setIfAbsent')]);
+      expect(await space.get('k')).toBe(stored ? 'by setIfAbsent then update' : 'by update');
+      expect(updated).toBe(await space.get('k'));
+      await store.close();
+    });
+
+    it('adds numbers field by field with no addition lost among concurrent ones, from zero again once expired', async () => {
+      const store = await open();
+      const space = store.namespace<{ calls: number; cost: number; other?: number }>(`add-${Date.now()}-${Math.random()}`);
+      await space.set('counter', { calls: 1, cost: 0.5, other: 7 });
+      await Promise.all(Array.from({ length: 20 }, () => space.add('counter', { calls: 1, cost: 0.25 }, 60_000)));
+      expect(await space.get('counter')).toEqual({ calls: 21, cost: 5.5, other: 7 });
+      expect(await space.add('fresh', { calls: 2, cost: 0.125 })).toEqual({ calls: 2, cost: 0.125 });
+      await space.set('expiring', { calls: 40, cost: 1 }, 30);
+      await new Promise((resolve) => setTimeout(resolve, 80));
+      expect(await space.add('expiring', { calls: 1, cost: 2 })).toEqual({ calls: 1, cost: 2 });
+      expect(await space.get('expiring')).toEqual({ calls: 1, cost: 2 });
+      await store.close();
+    });
+
+    it('answers many concurrent setIfAbsent and add calls of different keys each for its own key', async () => {
+      const store = await open();
+      const claims = store.namespace<string>(`absent-many-${Date.now()}-${Math.random()}`);
+      const counters = store.namespace<{ calls: number }>(`add-many-${Date.now()}-${Math.random()}`);
+      const keys = Array.from({ length: 30 }, (_, index) => `key-${index}`);
+      await Promise.all(keys.filter((_, index) => index % 3 === 0).map((key) => claims.set(key, 'taken before')));
+      await Promise.all(keys.filter((_, index) => index % 2 === 0).map((key) => counters.set(key, { calls: 10 })));
+      const [claimed, added] = await Promise.all([Promise.all(keys.map((key) => claims.setIfAbsent(key, `claimed ${key}`, 60_000))), Promise.all(keys.map((key, index) => counters.add(key, { calls: index })))]);
+      expect(claimed).toEqual(keys.map((_, index) => index % 3 !== 0));
+      expect(await Promise.all(keys.map((key) => claims.get(key)))).toEqual(keys.map((key, index) => (index % 3 === 0 ? 'taken before' : `claimed ${key}`)));
+      const expected = keys.map((_, index) => ({ calls: index + (index % 2 === 0 ? 10 : 0) }));
+      expect(added).toEqual(expected);
+      expect(await Promise.all(keys.map((key) => counters.get(key)))).toEqual(expected);
+      await store.close();
+    });
+
+    it('runs concurrent updates of different keys each on its own row, and an updater that throws fails only its own', async () => {
+      const store = await open();
+      const space = store.namespace<number>(`update-many-${Date.now()}-${Math.random()}`);
+      const keys = Array.from({ length: 20 }, (_, index) => `key-${index}`);
+      await Promise.all(keys.filter((_, index) => index % 2 === 0).map((key, index) => space.set(key, index * 100)));
+      const outcomes = await Promise.allSettled(
+        keys.map((key, index) =>
+          space.update(key, (current) => {
+            if (index === 7) throw new Error('the updater of key-7 failed');
+            return index % 5 === 4 ? undefined : (current ?? 0) + index;
+          }),
+        ),
+      );
+      expect(outcomes.map((outcome) => outcome.status)).toEqual(keys.map((_, index) => (index === 7 ? 'rejected' : 'fulfilled')));
+      const expected = keys.map((_, index) => (index === 7 || index % 5 === 4 ? undefined : (index % 2 === 0 ? (index / 2) * 100 : 0) + index));
+      expect(await Promise.all(keys.map((key) => space.get(key)))).toEqual(expected);
       await store.close();
     });
 

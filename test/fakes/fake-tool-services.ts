@@ -129,6 +129,11 @@ function createInMemoryNamespace<Value>(entries: Map<string, StoredValue>, now: 
     get: async (key) => read(key),
     set: async (key, value, ttlMs) => write(key, value, ttlMs),
     delete: async (key) => read(key) !== undefined && entries.delete(key),
+    setIfAbsent: async (key, value, ttlMs) => {
+      if (read(key) !== undefined) return false;
+      write(key, value, ttlMs);
+      return true;
+    },
     // Read, transform and write happen in one synchronous step: nothing else can touch the key in between.
     update: async (key, updater, ttlMs) => {
       const next = updater(read(key));

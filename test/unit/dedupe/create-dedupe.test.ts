@@ -70,6 +70,8 @@ describe('createDedupe', () => {
     let failing = true;
     const namespace = {
       ...real,
+      // Both ways a claim writes fail: the first claim of an id, and the compare-and-set of one already there.
+      setIfAbsent: (...args: Parameters<typeof real.setIfAbsent>) => (failing ? Promise.reject(new Error('disk full')) : real.setIfAbsent(...args)),
       update: (...args: Parameters<typeof real.update>) => (failing ? Promise.reject(new Error('disk full')) : real.update(...args)),
     };
     const dedupe = createDedupe({ store: namespace, ttlMs: 60_000, memoryLimit: 100 });
