@@ -83,7 +83,8 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
   const mounted = new Map(options.routes.map((route) => [route.path, { route, readJson: createJsonBodyReader({ limitBytes: route.bodyLimitBytes ?? defaultBodyLimitBytes }) }]));
   const prefixed = [...mounted.entries()].filter(([, entry]) => entry.route.matchPrefix === true);
   app.use(async (context, next) => {
-    const entry = mounted.get(context.path) ?? prefixed.find(([path]) => context.path.startsWith(path) && context.path.length > path.length)?.[1];
+    const exact = mounted.get(context.path);
+    const entry = exact !== undefined && exact.route.matchPrefix !== true ? exact : prefixed.find(([path]) => context.path.startsWith(path) && context.path.length > path.length)?.[1];
     if (entry === undefined) return next();
     const { route } = entry;
     context.state.route = route.path;
