@@ -65,6 +65,15 @@ describe('the OpenAI-compatible endpoint, driven by the official openai client',
     expect(last.filter((message) => message.role === 'user' && JSON.stringify(message.content).includes('history-one'))).toHaveLength(1);
   });
 
+  it('starts the conversation\'s session afresh on /new, as in a chat', async () => {
+    const client = world.client(apiKeys.alice);
+    await client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content: 'remember mango-3' }], user: 'renewed' });
+    const renewed = await client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content: '/new' }], user: 'renewed' });
+    expect(renewed.choices[0]?.message.content).not.toBe('');
+    await client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content: 'what now?' }], user: 'renewed' });
+    expect(JSON.stringify(world.model.requests.at(-1)?.body?.messages)).not.toContain('mango-3');
+  });
+
   it('refuses a missing or wrong key with 401 and an OpenAI-style error, and runs nothing', async () => {
     const before = world.model.requests.length;
     const missing = await postJson({ baseUrl: world.baseUrl, path: '/v1/chat/completions', body: { model: 'x', messages: [{ role: 'user', content: 'no key' }] } });

@@ -37,10 +37,10 @@ export type OpenaiApiWorld = {
 };
 
 /** Starts the app over the scripted model with three keys, alice the approver, and the deploy and lookup tools. */
-export async function startOpenaiApiWorld(environment: Readonly<Record<string, string>> = {}): Promise<OpenaiApiWorld> {
+export async function startOpenaiApiWorld(options: { readonly environment?: Readonly<Record<string, string>>; readonly yaml?: readonly string[] } = {}): Promise<OpenaiApiWorld> {
   const folder = mkdtempSync(join(tmpdir(), 'echo-openai-api-'));
   const configFile = join(folder, 'config.yaml');
-  writeFileSync(configFile, ['tools:', '  alsoAllow: [deploy, lookup_order]', 'approvals:', '  explain: false'].join('\n'));
+  writeFileSync(configFile, ['tools:', '  alsoAllow: [deploy, lookup_order]', 'approvals:', '  explain: false', ...(options.yaml ?? [])].join('\n'));
   const model = await createScriptedModelServer({ fallback: worldModel });
   const deploy = createDeployTool();
   const lookups: string[] = [];
@@ -58,7 +58,7 @@ export async function startOpenaiApiWorld(environment: Readonly<Record<string, s
   const keys = Object.entries(apiKeys)
     .map(([user, key]) => `${key}:${user}`)
     .join(',');
-  const app = await startTestApp({ configFile, extraTools: [deploy.tool, lookup], environment: { OPENAI_BASE_URL: model.url, ECHO_API_KEYS: keys, ECHO_API_APPROVERS: 'alice', ...environment } });
+  const app = await startTestApp({ configFile, extraTools: [deploy.tool, lookup], environment: { OPENAI_BASE_URL: model.url, ECHO_API_KEYS: keys, ECHO_API_APPROVERS: 'alice', ...options.environment } });
   const address = app.app.gateway?.address();
   if (!address) throw new Error('the gateway is not listening');
   const baseUrl = `http://${address.host}:${address.port}`;
