@@ -27,8 +27,9 @@ export interface PendingAnswers {
   /** Registers a request before its event is queued; `onInterim` receives drafts and messages (streaming). */
   open(input: { readonly runId: string; readonly chatId: string; readonly timeoutMs: number; readonly onInterim?: (interim: Interim) => void }): PendingAnswer;
   /**
-   * The request an output belongs to: the one waiting for its run, else the newest open request of its conversation
-   * (the output of a turn that continues after a card or a question, which the request deciding or answering it waits for).
+   * The request an output belongs to: the one waiting for its run; for a run whose request was answered with a card or
+   * a question (its turn continues later), or output of no run, the newest open request of its conversation (the one
+   * that decided or answered it). Output of any other run (its client left, it timed out) belongs to none.
    */
   find(runId: string | undefined, chatId: string): string | undefined;
   /** Whether a request waits for exactly this run. */
@@ -44,8 +45,18 @@ export interface PendingAnswers {
 type Entry = { readonly runId: string; readonly chatId: string; readonly messages: string[]; readonly resolve: (answer: Answer) => void; readonly onInterim?: (interim: Interim) => void; readonly timer: NodeJS.Timeout };
 
 /** Creates the in-memory table of waiting requests; an entry goes when it is answered, times out or its caller leaves. */
-export function createPendingAnswers(): PendingAnswers {
+export function createPendingAnswers(options: { readonly maxContinuations?: number } = {}): PendingAnswers {
   const entries = new Map<string, Entry>();
+  // Runs answered with a card or a question, oldest first: their turns continue after the request ended.
+  const continuing = new Set<string>();
+  const maxContinuations = options.maxContinuations ?? 10_000;
+  const continues = (runId: string) => {
+    continuing.add(runId);
+    for (const oldest of continuing) {
+      if (continuing.size <= maxContinuations) break;
+      continuing.delete(oldest);
+    }
+  };
   const drop = (runId: string, answer: Answer) => {
     const entry = entries.get(runId);
     if (!entry) return;
@@ -66,6 +77,7 @@ export function createPendingAnswers(): PendingAnswers {
     },
     find(runId, chatId) {
       if (runId !== undefined && entries.has(runId)) return runId;
+      if (runId !== undefined && !continuing.has(runId)) return undefined;
       let newest: string | undefined;
       // A Map keeps insertion order: the last match is the newest request.
       for (const entry of entries.values()) if (entry.chatId === chatId) newest = entry.runId;
@@ -78,7 +90,10 @@ export function createPendingAnswers(): PendingAnswers {
       if (interim.kind === 'message') entry.messages.push(interim.text);
       entry.onInterim?.(interim);
     },
-    settle: (runId, answer) => drop(runId, answer),
+    settle(runId, answer) {
+      if (entries.has(runId) && (answer.kind === 'approval' || answer.kind === 'question')) continues(runId);
+      drop(runId, answer);
+    },
     close(runId) {
       const entry = entries.get(runId);
       if (!entry) return;

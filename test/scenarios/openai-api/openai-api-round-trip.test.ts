@@ -115,4 +115,16 @@ describe('the OpenAI-compatible endpoint, driven by the official openai client',
     const next = await client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content: 'are you there?' }], user: 'leaver' });
     expect(next.choices[0]?.message.content).toBe('the slow answer\n\necho: are you there?');
   });
+
+  it('a client that hangs up and asks again at once gets its new answer, the earlier one before it, never in its place', async () => {
+    world.model.enqueue({ text: 'answer for the one who left', delayMs: 300 });
+    const leaving = new AbortController();
+    const client = world.client(apiKeys.alice);
+    const request = client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content: 'slow question' }], user: 'impatient' }, { signal: leaving.signal });
+    await waitFor(() => modelRequestsWith('slow question') > 0, 'the turn to start');
+    leaving.abort();
+    await expect(request).rejects.toThrow();
+    const again = await client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content: 'second question' }], user: 'impatient' });
+    expect(again.choices[0]?.message.content).toBe('answer for the one who left\n\necho: second question');
+  });
 });
