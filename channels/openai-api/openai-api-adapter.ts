@@ -36,6 +36,10 @@ export const openaiApiAdapter: ChannelAdapter = {
       logger: context.logger.child({ channel: context.channelName }),
     });
     for (const route of channel.routes) context.gateway.mount(route);
+    if (context.instance.mode === 'cluster') {
+      // Waiting requests live in this process: a turn another instance runs answers on the conversation's next request.
+      context.logger.warn({ channel: context.channelName }, 'in cluster mode, a request is answered only when its turn runs on this instance; others wait for their timeout and the answer comes with the next request');
+    }
     return { on: true, channel, detail: describeRoutes(channel.routes) };
   },
 };
