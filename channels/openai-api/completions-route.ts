@@ -12,6 +12,7 @@ import { type CompletionHeader, completionChunk, completionObject, type EchoExtr
 import { conversationOf } from './conversation-of.js';
 import type { LateAnswers } from './late-answers.js';
 import type { PendingAnswers } from './pending-answers.js';
+import type { OpenaiApiStrings } from './openai-api-strings.js';
 import { renderAnswer } from './render-answer.js';
 import { requestToEvent } from './to-event.js';
 
@@ -30,6 +31,7 @@ export type CompletionsRouteOptions = {
   readonly waitTimeoutMs: number;
   readonly pending: PendingAnswers;
   readonly lateAnswers: LateAnswers;
+  readonly strings: OpenaiApiStrings;
   /** The bus intake, once the channel has started. */
   readonly emit: () => Emit | undefined;
   readonly now: () => Date;
@@ -92,7 +94,7 @@ export function createCompletionsRoute(options: CompletionsRouteOptions): HttpRo
       const answer = await waiting.answered;
       const late = await takeLate(chatId);
       const failure = answer.kind === 'reply' ? answer.failure : undefined;
-      const rendered = renderAnswer(answer);
+      const rendered = renderAnswer(answer, options.strings);
       const extras: EchoExtras = { conversation, ...(rendered.approval ? { approval: rendered.approval } : {}) };
       if (failure) return failureError(failure, rendered.content, options.now());
       return { status: 200, body: completionObject(header, [...late, ...waiting.messages, rendered.content].join('\n\n'), extras) };
@@ -105,7 +107,7 @@ export function createCompletionsRoute(options: CompletionsRouteOptions): HttpRo
         const late = await takeLate(chatId);
         if (late.length > 0) write(text.message(late.join('\n\n')));
         const answer = await waiting.answered;
-        const rendered = renderAnswer(answer);
+        const rendered = renderAnswer(answer, options.strings);
         if (answer.kind === 'reply' && answer.failure) {
           write(text.message(answer.text));
           send(sseData(failureError(answer.failure, answer.text, options.now()).body));

@@ -14,6 +14,7 @@ export * from './openai-api-adapter.js';
 export * from './openai-api-channel.js';
 export * from './openai-api-config.js';
 export * from './openai-api-doctor.js';
+export * from './openai-api-strings.js';
 export * from './pending-answers.js';
 export * from './render-answer.js';
 export * from './to-event.js';

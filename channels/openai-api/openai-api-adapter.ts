@@ -1,7 +1,9 @@
 import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
+import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
 import { createOpenaiApiChannel, defaultApiModelId, describeRoutes } from './openai-api-channel.js';
 import { openaiApiConfig } from './openai-api-config.js';
 import { openaiApiDoctor } from './openai-api-doctor.js';
+import { openaiApiStrings } from './openai-api-strings.js';
 
 /** An OpenAI-compatible API on the gateway (`POST /v1/chat/completions`, `GET /v1/models`), with bearer keys from ECHO_API_KEYS. */
 export const openaiApiAdapter: ChannelAdapter = {
@@ -31,6 +33,7 @@ export const openaiApiAdapter: ChannelAdapter = {
       modelId: settings.modelId ?? defaultApiModelId,
       waitTimeoutMs: settings.waitTimeoutMs,
       bodyLimitBytes: settings.bodyLimitBytes,
+      strings: withChannelStrings(context.messagesFor(context.channelName), openaiApiStrings),
       store: context.store,
       telemetry: context.telemetry,
       logger: context.logger.child({ channel: context.channelName }),

@@ -15,6 +15,7 @@ import { createDecisionWaiters } from './decision-waiters.js';
 import { createLateAnswers } from './late-answers.js';
 import { createModelsRoute } from './models-route.js';
 import { type Answer, createPendingAnswers } from './pending-answers.js';
+import type { OpenaiApiStrings } from './openai-api-strings.js';
 import { renderAnswer } from './render-answer.js';
 
 /** The model id GET /v1/models lists when the config names none. */
@@ -29,6 +30,8 @@ export type OpenaiApiChannelOptions = {
   readonly modelId: string;
   readonly waitTimeoutMs: number;
   readonly bodyLimitBytes: number;
+  /** Its own strings, in the channel's locale. */
+  readonly strings: OpenaiApiStrings;
   readonly store: Store;
   readonly telemetry: Telemetry;
   readonly logger: Logger;
@@ -54,7 +57,7 @@ export function createOpenaiApiChannel(options: OpenaiApiChannelOptions): Openai
   let stopListening: (() => void) | undefined;
   const shared = { keyring, emit: () => emit, now, logger: options.logger };
   const routes: HttpRoute[] = [
-    createCompletionsRoute({ ...shared, channel: options.name, modelId: options.modelId, bodyLimitBytes: options.bodyLimitBytes, waitTimeoutMs: options.waitTimeoutMs, pending, lateAnswers }),
+    createCompletionsRoute({ ...shared, channel: options.name, modelId: options.modelId, bodyLimitBytes: options.bodyLimitBytes, waitTimeoutMs: options.waitTimeoutMs, pending, lateAnswers, strings: options.strings }),
     createModelsRoute({ keyring, modelId: options.modelId, createdAt: now() }),
     createApprovalRoute({ ...shared, channel: options.name, approvals, approvers: options.approvers, decisions }),
   ];
@@ -66,7 +69,7 @@ export function createOpenaiApiChannel(options: OpenaiApiChannelOptions): Openai
       pending.settle(waiting, settled);
       return { ok: true };
     }
-    await lateAnswers.add(chatId, renderAnswer(settled).content);
+    await lateAnswers.add(chatId, renderAnswer(settled, options.strings).content);
     return { ok: true };
   }
 
@@ -103,7 +106,7 @@ export function createOpenaiApiChannel(options: OpenaiApiChannelOptions): Openai
         return answer(undefined, chatId, { kind: 'reply', text: event.text });
       }
       case 'file': {
-        const line = `The agent sent a file, ${event.fileName} (${event.mediaType}, ${event.sizeBytes} bytes)${event.caption ? `: ${event.caption}` : ''}; files are not carried over this API.`;
+        const line = options.strings.apiFileNotCarried({ name: event.fileName, mediaType: event.mediaType, sizeBytes: event.sizeBytes, ...(event.caption ? { caption: event.caption } : {}) });
         const waiting = pending.find(runId, chatId);
         if (waiting !== undefined) pending.interim(waiting, { kind: 'message', text: line });
         else await lateAnswers.add(chatId, line);

@@ -5,6 +5,8 @@ import { parseChatRequest } from '../../../../channels/openai-api/chat-request.j
 import { conversationOf, ownerOfConversation } from '../../../../channels/openai-api/conversation-of.js';
 import { openaiApiConfig } from '../../../../channels/openai-api/openai-api-config.js';
 import { describeApiEndpoint } from '../../../../channels/openai-api/openai-api-doctor.js';
+import { openaiApiStrings } from '../../../../channels/openai-api/openai-api-strings.js';
+import { renderAnswer, renderCard } from '../../../../channels/openai-api/render-answer.js';
 import { configWith } from '../../../fakes/config-with.js';
 
 describe('the OpenAI-compatible channel, part by part', () => {
@@ -71,5 +73,21 @@ describe('the OpenAI-compatible channel, part by part', () => {
     expect(describeApiEndpoint(read({ keys: 'sk-alice-0123456789:alice', approvers: 'carol' })).status).toBe('warn');
     expect(describeApiEndpoint(read({ keys: 'sk-alice-0123456789:alice', approvers: 'alice' }))).toMatchObject({ status: 'ok', subject: 'openai-api' });
     expect(openaiApiConfig.read(configWith()).keys).toEqual([]);
+  });
+});
+
+describe('the approval card as text', () => {
+  const card = { approvalId: 'k3m9p2', toolName: 'deploy', summary: 'Deploy the service to staging', argumentsText: '{"target":"staging"}', risk: 'exec', requestedBy: 'bob', expiresAt: '2026-01-01T10:00:00Z', explanation: '', choices: ['once', 'session', 'deny'] } as const;
+
+  it('says what would run and offers the numbered replies the agent reads, and the HTTP decision, in the channel\'s locale', () => {
+    const english = renderCard(card, openaiApiStrings.en);
+    expect(english.split('\n')).toEqual([
+      'Approval needed (k3m9p2): Deploy the service to staging',
+      'Tool: deploy (risk exec), requested by bob, expires 2026-01-01T10:00:00Z.',
+      'Arguments: {"target":"staging"}',
+      'Reply 1 = approve once, 3 = deny; or POST /v1/approvals/k3m9p2 with {"decision":"approve"} or {"decision":"deny"}.',
+    ]);
+    expect(renderCard(card, openaiApiStrings['zh-CN'])).toContain('需要审批（k3m9p2）：Deploy the service to staging');
+    expect(renderAnswer({ kind: 'approval', card }, openaiApiStrings.en).approval).toEqual({ id: 'k3m9p2', summary: 'Deploy the service to staging', tool: 'deploy', expiresAt: '2026-01-01T10:00:00Z' });
   });
 });
