@@ -52,7 +52,9 @@ export function channelSecrets(config: Config, sections: readonly ChannelConfigS
   return sections.flatMap((section) => {
     const values = config.channels[section.name];
     if (typeof values !== 'object' || values === null) return [];
-    return section.secrets.map((key) => (values as Readonly<Record<string, unknown>>)[key]).filter((value): value is string => typeof value === 'string');
+    // A secret key may hold a list (several API keys): each string in it, or each entry's `secret`, is a secret.
+    const secretsIn = (value: unknown): unknown[] => (Array.isArray(value) ? value.map((entry) => (typeof entry === 'object' && entry !== null ? (entry as { readonly secret?: unknown }).secret : entry)) : [value]);
+    return section.secrets.flatMap((key) => secretsIn((values as Readonly<Record<string, unknown>>)[key])).filter((value): value is string => typeof value === 'string');
   });
 }
 

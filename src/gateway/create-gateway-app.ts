@@ -81,8 +81,10 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
   );
   // Mounted paths come from config (Telegram's webhook URL): matched literally, never read as router patterns.
   const mounted = new Map(options.routes.map((route) => [route.path, { route, readJson: createJsonBodyReader({ limitBytes: route.bodyLimitBytes ?? defaultBodyLimitBytes }) }]));
+  const prefixed = [...mounted.entries()].filter(([, entry]) => entry.route.matchPrefix === true);
   app.use(async (context, next) => {
-    const entry = mounted.get(context.path);
+    const exact = mounted.get(context.path);
+    const entry = exact !== undefined && exact.route.matchPrefix !== true ? exact : prefixed.find(([path]) => context.path.startsWith(path) && context.path.length > path.length)?.[1];
     if (entry === undefined) return next();
     const { route } = entry;
     context.state.route = route.path;

@@ -17,7 +17,7 @@ export type HttpRequest = {
   readonly closed: AbortSignal;
 };
 
-/** What a route answers: a status, a JSON (or text) body, and headers to set. */
+/** What a route answers: a status, a JSON (or text) body, and headers to set; a `Readable` body is streamed as it is written (server-sent events). */
 export type HttpResponse = { readonly status: number; readonly body?: unknown; readonly headers?: Readonly<Record<string, string>> };
 
 /** A route a channel serves on the gateway: `POST /v1/messages`, Telegram's webhook, QQ's callback. */
@@ -25,6 +25,8 @@ export type HttpRoute = {
   readonly method: 'GET' | 'POST';
   /** Matched literally (paths come from config), never read as a router pattern. */
   readonly path: string;
+  /** Also serves every path below `path` (which then ends in `/`): `/v1/approvals/` answers `/v1/approvals/<id>`; an exact path wins. */
+  readonly matchPrefix?: boolean;
   /** Largest body `readJson` accepts; default 1 MiB. */
   readonly bodyLimitBytes?: number;
   handle(request: HttpRequest): Promise<HttpResponse>;

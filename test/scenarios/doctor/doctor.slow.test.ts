@@ -53,12 +53,12 @@ describe('npm run doctor (compiled)', () => {
     const result = await runCompiled(['doctor'], { environment: await environment() });
     expect(result.code).toBe(1);
     expect(linesMarked(result.stdout, '✗')).toEqual([
-      '✗ model     openai:gpt-4o-mini: OPENAI_API_KEY is not set: set it, or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, vLLM)',
+      '✗ model       openai:gpt-4o-mini: OPENAI_API_KEY is not set: set it, or OPENAI_BASE_URL for a local OpenAI-compatible server (Ollama, vLLM)',
     ]);
-    expect(result.stdout).toContain('– telegram  off: TELEGRAM_BOT_TOKEN is not set');
-    expect(result.stdout).toContain('– webhook   POST /v1/messages off: WEBHOOK_SECRET is not set');
-    expect(result.stdout).toContain('– qq        off: QQ_APP_ID and QQ_APP_SECRET are not set');
-    expect(result.stdout).toContain('✓ tools     cli, schedules (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
+    expect(result.stdout).toContain('– telegram    off: TELEGRAM_BOT_TOKEN is not set');
+    expect(result.stdout).toContain('– webhook     POST /v1/messages off: WEBHOOK_SECRET is not set');
+    expect(result.stdout).toContain('– qq          off: QQ_APP_ID and QQ_APP_SECRET are not set');
+    expect(result.stdout).toContain('✓ tools       cli, schedules (messaging): ask_user, cancel_task, list_tasks, memory, message, schedule_task, session_search, todo, web_fetch');
     expect(result.stdout).toContain('1 problem marked ✗');
     expect(`${result.stdout}${result.stderr}`).not.toMatch(/\n\s+at /);
     expect(result.stderr).toBe('');
@@ -80,10 +80,10 @@ describe('npm run doctor (compiled)', () => {
     expect(result.code).toBe(0);
     expect(linesMarked(result.stdout, '✗')).toEqual([]);
     expect(linesMarked(result.stdout, '!')).toEqual([]);
-    expect(result.stdout).toContain(`✓ model     openai:scripted-model: reachable at 127.0.0.1:${model.port}`);
-    expect(result.stdout).toContain('✓ telegram  @TestNameBot (polling via');
-    expect(result.stdout).toContain('✓ webhook   POST /v1/messages on');
-    expect(result.stdout).toContain('✓ tools     telegram, webhook, cli, schedules (messaging)');
+    expect(result.stdout).toContain(`✓ model       openai:scripted-model: reachable at 127.0.0.1:${model.port}`);
+    expect(result.stdout).toContain('✓ telegram    @TestNameBot (polling via');
+    expect(result.stdout).toContain('✓ webhook     POST /v1/messages on');
+    expect(result.stdout).toContain('✓ tools       telegram, webhook, cli, schedules (messaging)');
     expect(result.stdout).toContain('Everything needed is in place.');
     expect(model.requests.some((request) => request.path === '/v1/models' && request.headers.authorization === `Bearer ${modelKey}`)).toBe(true);
     for (const secret of secrets) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
@@ -106,9 +106,9 @@ describe('npm run doctor (compiled)', () => {
       });
       expect(linesMarked(result.stdout, '✗')).toEqual([]);
       const host = new URL(qq.apiRoot).host;
-      expect(result.stdout).toContain(`✓ qq        credentials set; ${host} issued a token (webhook at /qq/callback, 1 allowed user)`);
-      expect(result.stdout).toContain('✓ qq        webhook mode: set the callback URL on q.qq.com to https://<your host>/qq/callback');
-      expect(result.stdout).toMatch(/✓ tools {5}qq, cli, schedules/);
+      expect(result.stdout).toContain(`✓ qq          credentials set; ${host} issued a token (webhook at /qq/callback, 1 allowed user)`);
+      expect(result.stdout).toContain('✓ qq          webhook mode: set the callback URL on q.qq.com to https://<your host>/qq/callback');
+      expect(result.stdout).toMatch(/✓ tools {7}qq, cli, schedules/);
       expect(qq.tokenRequests()).toBe(1);
       expect(`${result.stdout}${result.stderr}`).not.toContain(qqSecret);
     } finally {
@@ -127,10 +127,10 @@ describe('npm run doctor (compiled)', () => {
     });
     expect(result.code).toBe(1);
     const host = new URL(refusing.origin).host;
-    expect(result.stdout).toContain(`✗ model     openai:gpt-4o-mini: the key was refused by ${host} (HTTP 401): check OPENAI_API_KEY`);
-    expect(result.stdout).toContain(`✗ telegram  the token was refused by ${host} (401 Unauthorized): get a new one from @BotFather`);
-    expect(result.stdout).toContain('! telegram  TELEGRAM_ALLOW_FROM is empty: nobody can reach the model; strangers are told their id');
-    expect(result.stdout).toContain('! telegram  TELEGRAM_APPROVERS is empty: each requester approves their own actions');
+    expect(result.stdout).toContain(`✗ model       openai:gpt-4o-mini: the key was refused by ${host} (HTTP 401): check OPENAI_API_KEY`);
+    expect(result.stdout).toContain(`✗ telegram    the token was refused by ${host} (401 Unauthorized): get a new one from @BotFather`);
+    expect(result.stdout).toContain('! telegram    TELEGRAM_ALLOW_FROM is empty: nobody can reach the model; strangers are told their id');
+    expect(result.stdout).toContain('! telegram    TELEGRAM_APPROVERS is empty: each requester approves their own actions');
     expect(refusing.requests.map((request) => request.path).sort()).toEqual([`/bot${telegramToken}/getMe`, '/v1/models']);
     for (const secret of ['sk-doctor-wrong-key-0123456789', telegramToken]) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
   });
@@ -140,8 +140,8 @@ describe('npm run doctor (compiled)', () => {
       environment: await environment({ OPENAI_BASE_URL: 'http://127.0.0.1:9/v1', TELEGRAM_BOT_TOKEN: telegramToken, TELEGRAM_API_ROOT: 'http://127.0.0.1:9' }),
     });
     expect(result.code).toBe(1);
-    expect(result.stdout).toContain('✗ model     openai:gpt-4o-mini: cannot reach 127.0.0.1:9');
-    expect(result.stdout).toContain('✗ telegram  cannot reach 127.0.0.1:9');
+    expect(result.stdout).toContain('✗ model       openai:gpt-4o-mini: cannot reach 127.0.0.1:9');
+    expect(result.stdout).toContain('✗ telegram    cannot reach 127.0.0.1:9');
     expect(result.stdout).not.toContain(telegramToken);
   });
 
@@ -150,7 +150,7 @@ describe('npm run doctor (compiled)', () => {
       environment: await environment({ OPENAI_BASE_URL: model.url, OPENAI_API_KEY: modelKey, ECHO_MODEL: 'scripted-model', WECHAT_ENABLED: 'true', WECHAT_PUPPET: 'wechaty-puppet-not-installed' }),
     });
     expect(result.code).toBe(1);
-    expect(linesMarked(result.stdout, '✗')).toEqual(['✗ wechat    the puppet wechaty-puppet-not-installed is not installed: npm i -E wechaty-puppet-not-installed']);
+    expect(linesMarked(result.stdout, '✗')).toEqual(['✗ wechat      the puppet wechaty-puppet-not-installed is not installed: npm i -E wechaty-puppet-not-installed']);
   });
 
   it('reports a bad config file key by key with exit code 2, never echoing a secret', async () => {

@@ -84,6 +84,27 @@ describe('a channel config section (channels.<name> contributed by the adapter)'
     expect(written).not.toContain('tcp-shared-key-4711');
   });
 
+  it('masks each entry of a secret that holds a list (several keys), the entry itself or its `secret`', () => {
+    const keyring = createChannelConfigSection({
+      name: 'keyring',
+      schema: z.strictObject({
+        keys: z.array(z.strictObject({ secret: z.string(), user: z.string() })).default([]),
+        tokens: z.array(z.string()).default([]),
+      }),
+      environment: {},
+      secrets: ['keys', 'tokens'],
+    });
+    const folder = createTemporaryFolder('keyring-config');
+    folders.push(folder);
+    const overlay = join(folder.path, 'keyring.yaml');
+    writeFileSync(overlay, 'channels:\n  keyring:\n    keys: [{ secret: key-of-alice-0001, user: alice-the-user }]\n    tokens: [token-number-two]\n');
+    const loaded = loadConfig({ root: repositoryRoot, configFile: overlay, environment, channels: [keyring] });
+    if (!loaded.ok) throw new Error(loaded.errors.join('; '));
+    const secrets = collectSecrets(loaded.config, [keyring]);
+    expect(secrets).toEqual(expect.arrayContaining(['key-of-alice-0001', 'token-number-two']));
+    expect(secrets).not.toContain('alice-the-user');
+  });
+
   it('config/.env.example lists every variable the built-in channels read', () => {
     const example = readFileSync(join(repositoryRoot, 'config', '.env.example'), 'utf8');
     const listed = new Set([...example.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]));

@@ -110,3 +110,47 @@ describe('routes channels mount', () => {
     }
   });
 });
+
+describe('gateway routes below a prefix, and streamed bodies', () => {
+  it('serves a prefix route for the paths below it (the route reads the rest), never for the prefix itself; an exact route wins', async () => {
+    const gateway = await gatewayOn();
+    gateway.mount({ method: 'POST', path: '/v1/things/', matchPrefix: true, handle: async (request) => ({ status: 200, body: { below: request.path.slice('/v1/things/'.length) } }) });
+    gateway.mount(okRoute('/v1/things/special'));
+    await gateway.start();
+    const base = `http://127.0.0.1:${gateway.address()?.port}`;
+    try {
+      const post = (path: string) => fetch(`${base}${path}`, { method: 'POST' });
+      expect(await (await post('/v1/things/abc42')).json()).toEqual({ below: 'abc42' });
+      expect(await (await post('/v1/things/special')).json()).toEqual({ ok: true });
+      expect((await post('/v1/things/')).status).toBe(404);
+      expect((await post('/v1/thingsabc')).status).toBe(404);
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('streams a Readable body as it is written, with the route\'s headers', async () => {
+    const { PassThrough } = await import('node:stream');
+    const gateway = await gatewayOn();
+    const body = new PassThrough();
+    gateway.mount({ method: 'POST', path: '/stream', handle: async () => ({ status: 200, body, headers: { 'Content-Type': 'text/event-stream' } }) });
+    await gateway.start();
+    try {
+      // Node sends the headers with the first piece written.
+      body.write('data: one\n\n');
+      const response = await fetch(`http://127.0.0.1:${gateway.address()?.port}/stream`, { method: 'POST' });
+      expect(response.headers.get('content-type')).toBe('text/event-stream');
+      const reader = response.body?.getReader();
+      // The first piece arrives while the stream is still open: nothing waits for the end.
+      const first = await reader?.read();
+      expect(new TextDecoder().decode(first?.value)).toBe('data: one\n\n');
+      body.write('data: two\n\n');
+      const second = await reader?.read();
+      expect(new TextDecoder().decode(second?.value)).toBe('data: two\n\n');
+      body.end();
+      expect((await reader?.read())?.done).toBe(true);
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
