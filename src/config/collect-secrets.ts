@@ -10,6 +10,8 @@ export function collectSecrets(config: Config, channels: readonly ChannelConfigS
     config.model.transcription.apiKey,
     ...channelSecrets(config, channels),
     config.gateway.metricsToken,
+    config.mcp.secretKey,
+    ...Object.values(config.mcp.servers).map((server) => server.oauth?.clientSecret),
     ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
     // MCP headers (Authorization) and child variables with secret-looking names, with a `Bearer ` prefix counted apart.
     ...Object.values(config.mcp.servers).flatMap((server) =>
