@@ -74,7 +74,8 @@ function runChat(input: { readonly configFile: string; readonly dataDir: string;
         PATH: process.env.PATH ?? '/usr/bin:/bin',
         HOME: process.env.HOME ?? tmpdir(),
         OPENAI_BASE_URL: input.modelUrl,
-        OPENAI_API_KEY: 'conformance',
+        // Random: the logger scrubs secret values from its lines, and a word like the server's name would go too.
+        OPENAI_API_KEY: randomBytes(12).toString('hex'),
         ECHO_DATA_DIR: input.dataDir,
         ECHO_LOG_LEVEL: process.env.ECHO_LOG_LEVEL ?? 'warn',
         ECHO_SECRET_KEY: randomBytes(24).toString('base64url'),

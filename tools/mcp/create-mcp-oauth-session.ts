@@ -15,6 +15,9 @@ export type McpOAuthContext = {
   readonly onAuthorizationLink: (server: string, link: URL) => void;
 };
 
+/** Authorization links sent without a tool call working in between; past it the server is left down with the reason. */
+const maxLinksInARow = 3;
+
 /** A token is refreshed this long before it expires (or at half its life, when that is sooner). */
 const refreshMarginMs = 60_000;
 
@@ -25,6 +28,8 @@ export type McpOAuthSession = {
   describe(): string;
   /** True while a link is out and the server waits for a person: reconnecting would only send another link. */
   isAwaitingPerson(): boolean;
+  /** A tool call went through with the current token: the count of links in a row starts again. */
+  noteWorking(): void;
   /** Arms the refresh of the access token before it expires (and again after each refresh). */
   scheduleRefresh(): void;
   /** Exchanges the code the callback brought (PKCE verifier from the vault) for tokens. */
@@ -53,11 +58,18 @@ export function createMcpOAuthSession(input: {
   let linkSentAt: Date | undefined;
   let lastError: string | undefined;
   let refreshTimer: NodeJS.Timeout | undefined;
+  let linksInARow = 0;
   const provider = createOAuthProvider({
     oauth,
     vault,
     redirectUrl: context.redirectUrl,
     onAuthorizationLink: (link) => {
+      // A server that keeps refusing fresh tokens (a scope it never grants) would otherwise ask the person forever.
+      if (linksInARow >= maxLinksInARow) {
+        lastError = `authorization was asked ${maxLinksInARow} times in a row and the server still refuses the token; check oauth.scope, then restart`;
+        throw new Error(lastError);
+      }
+      linksInARow += 1;
       linkSentAt = new Date();
       logger.info(`MCP server ${name} needs a person to authorize echo-agent; the link goes to an approver`);
       context.onAuthorizationLink(name, link);
@@ -74,6 +86,9 @@ export function createMcpOAuthSession(input: {
       return `authorized (${oauth.grant})${expiresAt === undefined ? '' : `, token expires ${new Date(expiresAt).toISOString()}, refreshed before`}`;
     },
     isAwaitingPerson: () => linkSentAt !== undefined,
+    noteWorking() {
+      linksInARow = 0;
+    },
     scheduleRefresh() {
       clearTimeout(refreshTimer);
       const expiresAt = provider.expiresAt();

@@ -219,6 +219,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       if (!active || state !== 'up') return unavailable(name, lastError);
       try {
         const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal: callOptions.signal, timeout: callOptions.timeoutMs + 1000 });
+        session?.noteWorking();
         return formatMcpResult(result as McpCallResult);
       } catch (error) {
         if (callOptions.signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
