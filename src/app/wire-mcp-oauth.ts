@@ -1,4 +1,3 @@
-import { cliChatId } from '../../channels/cli/to-event.js';
 import type { McpToolSource } from '../../tools/mcp/index.js';
 import type { ApprovalSurface } from '../channel/channel-adapter.js';
 import type { Config } from '../config/config-schema.js';
@@ -17,7 +16,7 @@ export function needsMcpOAuthCallback(config: Config): boolean {
 
 /**
  * OAuth for MCP servers in the app: each authorization link goes to the approvers in the chat (each approver's private
- * chat where the channel reaches people by id, else the terminal's chat), and GET /mcp/oauth/callback on the gateway
+ * chat, see linkTargets), and GET /mcp/oauth/callback on the gateway
  * hands the code back to the server whose link carried the state, which then connects.
  */
 export function wireMcpOAuth(input: {
@@ -53,14 +52,14 @@ export function wireMcpOAuth(input: {
   });
 }
 
-/** Each approver's private chat on the channels that reach approvers by id; else the terminal's own chat in chat mode. */
+/**
+ * Each approver's private chat on the channels that reach people by id; where none does, each approver's id taken as
+ * the chat (a private chat is named after its person there, and a one-person surface's approver is its one chat).
+ */
 function linkTargets(surfaces: ReadonlyMap<string, ApprovalSurface>): Target[] {
-  const targets: Target[] = [];
-  for (const [channel, surface] of surfaces) {
-    if (surface.reachesApproversByUserId) targets.push(...surface.approvers.map((chatId) => ({ channel, chatId })));
-  }
-  if (targets.length === 0 && surfaces.has('cli')) targets.push({ channel: 'cli', chatId: cliChatId });
-  return targets;
+  const byUserId = [...surfaces].filter(([, surface]) => surface.reachesApproversByUserId);
+  const chosen = byUserId.length > 0 ? byUserId : [...surfaces];
+  return chosen.flatMap(([channel, surface]) => surface.approvers.map((chatId) => ({ channel, chatId })));
 }
 
 function page(status: number, sentence: string): { readonly status: number; readonly body: string; readonly headers: Readonly<Record<string, string>> } {
