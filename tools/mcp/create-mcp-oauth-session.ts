@@ -9,6 +9,11 @@ export type McpOAuthContext = {
   /** mcp.secretKey (ECHO_SECRET_KEY): without it no token is stored, and OAuth servers are refused. */
   readonly secretKey?: string;
   readonly dataDir: string;
+  /**
+   * A one-off look (doctor): the stored access token only. No refresh (a rotated refresh token would strand the running
+   * agent), no link, nothing written.
+   */
+  readonly probeOnly?: boolean;
   /** The gateway's /mcp/oauth/callback as a browser reaches it. */
   readonly redirectUrl: () => string;
   /** Sends the authorization link to a person who may approve (an approver, in the chat). */
@@ -52,7 +57,8 @@ export function createMcpOAuthSession(input: {
   if (oauth === undefined || config.url === undefined) return { ok: false, error: 'this server has no oauth settings' };
   if (context.secretKey === undefined || context.secretKey === '') return { ok: false, error: missingSecretKeyMessage };
   const serverUrl = config.url;
-  const vault = createOAuthVault({ dataDir: context.dataDir, server: name, secretKey: context.secretKey });
+  const probeOnly = context.probeOnly === true;
+  const vault = createOAuthVault({ dataDir: context.dataDir, server: name, secretKey: context.secretKey, readOnly: probeOnly });
   const problem = vault.problem();
   if (problem) logger.warn(problem);
   let linkSentAt: Date | undefined;
@@ -62,8 +68,13 @@ export function createMcpOAuthSession(input: {
   const provider = createOAuthProvider({
     oauth,
     vault,
+    withoutRefresh: probeOnly,
     redirectUrl: context.redirectUrl,
     onAuthorizationLink: (link) => {
+      if (probeOnly) {
+        lastError = 'no valid token here: the running agent asks an approver to authorize it (or refreshes its token)';
+        throw new Error(lastError);
+      }
       // A server that keeps refusing fresh tokens (a scope it never grants) would otherwise ask the person forever.
       if (linksInARow >= maxLinksInARow) {
         lastError = `authorization was asked ${maxLinksInARow} times in a row and the server still refuses the token; check oauth.scope, then restart`;
@@ -91,6 +102,7 @@ export function createMcpOAuthSession(input: {
     },
     scheduleRefresh() {
       clearTimeout(refreshTimer);
+      if (probeOnly) return;
       const expiresAt = provider.expiresAt();
       if (expiresAt === undefined) return;
       const lifeLeft = expiresAt - Date.now();

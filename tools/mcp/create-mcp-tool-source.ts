@@ -27,7 +27,13 @@ export type McpToolSource = DynamicToolSource & {
  * Builds the source from `config.mcp`; nothing connects until `start()`, and the MCP client and ajv are loaded only
  * then, so creating the app costs nothing and the app's start need not wait for them.
  */
-export function createMcpToolSource(options: { readonly config: Config; readonly logger: Logger; readonly sandbox: ExecSandbox }): McpToolSource {
+export function createMcpToolSource(options: {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly sandbox: ExecSandbox;
+  /** A one-off look (doctor, `npm run tools`): OAuth uses the stored access token only, never refreshes, links or writes. */
+  readonly probeOnly?: boolean;
+}): McpToolSource {
   const { config, logger, sandbox } = options;
   const listeners = new Set<() => void>();
   let built: { tool: ToolDefinition; remoteName: string }[] = [];
@@ -122,6 +128,7 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
           oauth: {
             secretKey: config.mcp.secretKey,
             dataDir: config.storage.dataDir,
+            probeOnly: options.probeOnly === true,
             redirectUrl: () => callbackUrl,
             onAuthorizationLink: (server, link) => {
               for (const listener of linkListeners) listener(server, link);

@@ -12,6 +12,8 @@ export type OAuthProviderOptions = {
   /** Told the authorization link a person must open (the SDK built it: PKCE challenge, state, resource). */
   readonly onAuthorizationLink: (link: URL) => void;
   readonly now?: () => number;
+  /** Hide the refresh token from the SDK, so it never refreshes (a one-off probe). */
+  readonly withoutRefresh?: boolean;
 };
 
 /** The SDK's OAuthClientProvider over the encrypted vault, plus what echo-agent reads back. */
@@ -56,7 +58,12 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
       return state;
     },
     clientInformation: () => preRegistered ?? vault.read().clientInformation,
-    tokens: () => vault.read().tokens,
+    tokens() {
+      const tokens = vault.read().tokens;
+      if (tokens === undefined || options.withoutRefresh !== true) return tokens;
+      const { refresh_token: _hidden, ...rest } = tokens;
+      return rest;
+    },
     saveTokens(tokens) {
       const expiresAt = typeof tokens.expires_in === 'number' ? now() + tokens.expires_in * 1000 : undefined;
       // A refresh answer may leave out the refresh token: the one we had stays valid (RFC 6749 §6).

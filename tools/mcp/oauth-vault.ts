@@ -23,8 +23,8 @@ export type OAuthVault = {
   readonly problem: () => string | undefined;
 };
 
-/** Opens the vault of one server; the file is read once and written on every change. */
-export function createOAuthVault(input: { readonly dataDir: string; readonly server: string; readonly secretKey: string }): OAuthVault {
+/** Opens the vault of one server; the file is read once and written on every change (never when `readOnly`). */
+export function createOAuthVault(input: { readonly dataDir: string; readonly server: string; readonly secretKey: string; readonly readOnly?: boolean }): OAuthVault {
   const folder = join(input.dataDir, 'mcp-oauth');
   const file = join(folder, `${input.server}.json`);
   let problem: string | undefined;
@@ -40,6 +40,7 @@ export function createOAuthVault(input: { readonly dataDir: string; readonly ser
     read: () => entry,
     update(change) {
       entry = change(entry);
+      if (input.readOnly === true) return;
       mkdirSync(folder, { recursive: true, mode: 0o700 });
       const temporary = `${file}.${process.pid}.tmp`;
       writeFileSync(temporary, JSON.stringify(sealJson(input.secretKey, entry)), { mode: 0o600 });

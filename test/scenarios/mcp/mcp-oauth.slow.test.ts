@@ -1,6 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { execSandboxFor } from '../../../src/app/exec-sandbox-for.js';
+import { probeMcpServers } from '../../../src/app/probe-mcp-servers.js';
 import { type OAuthMcpServer, preRegisteredClient, startOAuthMcpServer } from '../../fakes/oauth-mcp-server.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
@@ -115,6 +117,11 @@ describe('MCP servers behind OAuth', () => {
     expect(stored).toHaveLength(1);
     for (const grant of issued.grants) expect(stored[0]).not.toContain(grant.accessToken);
     expect(JSON.parse(stored[0] ?? '{}')).toMatchObject({ version: 1 });
+
+    // The doctor's one-off look (probeOnly: no refresh, no link, no write) connects with the stored access token.
+    const config = current.testApp.app.config;
+    const probe = await probeMcpServers(config, execSandboxFor(config));
+    expect(probe.servers.secure).toMatchObject({ state: 'up', auth: expect.stringMatching(/^authorized \(authorization_code\)/) });
 
     // A callback whose state no server waits for is refused, plainly.
     const replayed = await fetch(callbackUrl);
