@@ -1,3 +1,4 @@
+import { mcpOAuthCallbackPath } from './wire-mcp-oauth.js';
 import type { AgentRuntime } from '../agent/create-agent-runtime.js';
 import type { Config } from '../config/config-schema.js';
 import type { Channel } from '../events/channel.js';
@@ -46,6 +47,9 @@ export function createAppControl(input: {
       try {
         for (const channel of input.channels.values()) await channel.start((event) => events.intake.accept(event));
         await input.gateway?.start();
+        // The port is known only now (port 0 picks one): OAuth links send the person back to this gateway.
+        const address = input.gateway?.address();
+        if (address) tools.mcp?.useOAuthCallbackUrl(`http://${address.host}:${address.port}${mcpOAuthCallbackPath}`);
       } finally {
         // Expired rows already read as absent: their first purge need not hold the ready line back.
         firstPurge = store.purgeExpired().catch((error: unknown) => logger.warn({ err: error }, 'purge of expired rows failed'));

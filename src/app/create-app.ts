@@ -28,6 +28,7 @@ import { createModel } from './create-model.js';
 import { describeSandboxUse, describeStartUp } from './describe-start-up.js';
 import type { SandboxSources } from './exec-sandbox-for.js';
 import { noGateway, openGateway } from './open-gateway.js';
+import { needsMcpOAuthCallback, wireMcpOAuth } from './wire-mcp-oauth.js';
 import { openInfrastructure } from './open-infrastructure.js';
 import { serveEvents } from './serve-events.js';
 import { createChannelContext, createChannelTable, wireChannels } from './wire-channels.js';
@@ -111,7 +112,11 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     const toolSet = await buildToolSet({ config, logger, store: infrastructure.store, audit: infrastructure.audit, workspaceDir, traits, activeSurfaces: table.surfaces, lifecycle, sandboxSources: options.sandboxSources, extraTools: options.extraTools });
     if (!toolSet.ok) return toolSet;
     const tools = toolSet.tools;
-    const gateway = options.mode === 'server' ? await openGateway({ config, logger, infrastructure, tools, channels: table.channels, lifecycle }) : undefined;
+    // Chat mode opens it too when an MCP server authorizes through a person: the redirect lands on its callback.
+    const gateway =
+      options.mode === 'server' || (tools.mcp !== undefined && needsMcpOAuthCallback(config))
+        ? await openGateway({ config, logger, infrastructure, tools, channels: table.channels, lifecycle })
+        : undefined;
     const context = createChannelContext({ config, logger, mode: options.mode, infrastructure, messagesFor, gateway: gateway ?? noGateway, terminal: options.terminal });
     const scheduler = await wireScheduler(context);
     const built = await buildRuntime({ config, logger, now, model: modelResult.model, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor });
@@ -129,6 +134,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
 
     const channels = await wireChannels({ adapters, traits, context, outbox: infrastructure.outbox, scheduler, table, lifecycle });
     const hooksLine = gateway ? await wireHooks({ config, logger, now, infrastructure, gateway, channels: table.channels, lifecycle }) : undefined;
+    wireMcpOAuth({ config, logger, mcp: tools.mcp, gateway, outbox: infrastructure.outbox, surfaces: table.surfaces });
     const sandboxLine = describeSandboxUse(tools, adapters.map((adapter) => adapter.name));
     if (sandboxLine) logger.info(sandboxLine);
     const startupLines = [...describeStartUp({ config, modelNames: modelResult.names, store: infrastructure.store, tools, firstChannel: adapters[0]?.name ?? '', wired: channels.wired, gateway }), ...(mcpServerLine ? [mcpServerLine] : [])];

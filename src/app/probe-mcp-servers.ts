@@ -16,7 +16,7 @@ export type McpProbe = {
 export async function probeMcpServers(config: Config, sandbox: ExecSandbox): Promise<McpProbe> {
   if (Object.keys(config.mcp.servers).length === 0) return { servers: {}, tools: [] };
   const { createMcpToolSource } = await import('../../tools/mcp/index.js');
-  const source = createMcpToolSource({ config, sandbox, logger: await createLogger({ level: 'silent', pretty: false }) });
+  const source = createMcpToolSource({ config, sandbox, probeOnly: true, logger: await createLogger({ level: 'silent', pretty: false }) });
   try {
     await source.start();
     const descriptions = new Map(source.tools().map((tool) => [tool.name, tool.description]));

@@ -11,6 +11,8 @@ export function collectSecrets(config: Config, channels: readonly ChannelConfigS
     ...channelSecrets(config, channels),
     config.gateway.metricsToken,
     ...Object.values(config.hooks).map((hook) => hook.secret),
+    config.mcp.secretKey,
+    ...Object.values(config.mcp.servers).map((server) => server.oauth?.clientSecret),
     ...Object.values(config.tools.credentials).flatMap((entry) => Object.values(entry)),
     // MCP headers (Authorization) and child variables with secret-looking names, with a `Bearer ` prefix counted apart.
     ...Object.values(config.mcp.servers).flatMap((server) =>

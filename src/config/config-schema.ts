@@ -85,6 +85,17 @@ export const mcpServerNameSchema = z
     message: 'a server name may not start or end with _ nor contain __, since its tools are named <server>__<tool>; rename it, e.g. my-files',
   });
 
+/** How echo-agent authorizes itself to a remote MCP server behind OAuth (Streamable HTTP only). */
+export const mcpOAuthSchema = z.strictObject({
+  grant: z
+    .enum(['authorization_code', 'client_credentials'])
+    .default('authorization_code')
+    .describe('authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret.'),
+  clientId: optionalText.describe('A pre-registered client id; without one the client registers itself (dynamic client registration) where the server allows it.'),
+  clientSecret: optionalText.describe('The pre-registered client secret, from an environment variable.'),
+  scope: optionalText.describe('Scopes to ask for (space-separated); default what the server advertises.'),
+});
+
 /** One MCP server: a command the agent starts (stdio) or a URL (Streamable HTTP). */
 export const mcpServerSchema = z
   .strictObject({
@@ -114,8 +125,13 @@ export const mcpServerSchema = z
       .describe('stdio: paths the sandboxed server sees, read-only unless { path, writable: true }; nothing else of the agent (data folder, home, project, config) is visible.'),
     limits: sandboxLimitsOverrideSchema.describe('stdio: this server\'s ceilings; memoryMb and processes default to tools.limits, cpuSeconds to none (a server\'s CPU time adds up over its whole life).'),
     startupTimeoutSeconds: z.coerce.number().positive().default(10).describe('Longest start-up waits for this server; it keeps connecting in the background after.'),
+    oauth: mcpOAuthSchema.optional().describe('Streamable HTTP: authorize with OAuth (discovery, registration, tokens kept encrypted with mcp.secretKey and refreshed before they expire).'),
   })
-  .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' });
+  .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' })
+  .refine((server) => server.oauth === undefined || server.url !== undefined, { message: 'oauth is for servers reached by url' })
+  .refine((server) => server.oauth?.grant !== 'client_credentials' || (server.oauth.clientId !== undefined && server.oauth.clientSecret !== undefined), {
+    message: 'the client_credentials grant needs oauth.clientId and oauth.clientSecret',
+  });
 
 
 /** Spend controls: budgets per chat, user, cron job and overall, and a ceiling per turn. Everything is off unless set. */
@@ -264,6 +280,10 @@ export const coreConfigSchema = z.strictObject({
       path: z.string().default('/usr/local/bin:/usr/bin:/bin').describe('PATH given to stdio servers.'),
       retryMaxSeconds: z.coerce.number().positive().default(60).describe('Longest wait between attempts to reconnect a server that is down.'),
       serve: mcpServeSchema.describe('echo-agent as an MCP server: coding agents ask the person in the chat (ask_person, request_approval, notify, list_pending).'),
+      secretKey: optionalText.describe('Key that encrypts MCP OAuth tokens at rest (AES-256-GCM), from ECHO_SECRET_KEY; without it no token is stored and OAuth servers stay down.'),
+      oauthCallbackUrl: optionalText
+        .pipe(z.url().optional())
+        .describe('Where the authorization server sends the person back: this gateway\'s /mcp/oauth/callback as the browser reaches it (default http://<gateway.host>:<gateway.port>/mcp/oauth/callback).'),
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),
@@ -291,6 +311,8 @@ export type Config = z.output<typeof coreConfigSchema> & { readonly channels: Re
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 /** One configured hook (`hooks.<name>`). */
 export type { HookConfig } from './hooks-config-schema.js';
+/** An MCP server's OAuth settings, validated. */
+export type McpOAuthConfig = z.output<typeof mcpOAuthSchema>;
 /** The budgets section. */
 export type BudgetsConfig = z.output<typeof budgetsSchema>;
 /** One model's price per million tokens. */

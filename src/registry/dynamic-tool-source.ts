@@ -9,6 +9,8 @@ export type ToolServerStatus = {
   readonly error?: string;
   /** When the next connection attempt is due, while it is down. */
   readonly retryAt?: string;
+  /** For a server behind OAuth: authorized (and until when), waiting for a person, or why not. */
+  readonly auth?: string;
 };
 
 /** Tools that come and go while the app runs (MCP servers): the registry reads them on every lookup. */

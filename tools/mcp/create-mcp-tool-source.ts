@@ -15,19 +15,33 @@ export type McpToolSource = DynamicToolSource & {
   stop(): Promise<void>;
   /** Each tool offered now with its server, risk and the name the server gives it. */
   describe(): readonly { readonly name: string; readonly server: string; readonly remoteName: string; readonly risk: string }[];
+  /** Hears each authorization link a person must open (an OAuth server with the authorization-code grant). */
+  onAuthorizationLink(listener: (server: string, link: URL) => void): () => void;
+  /** Where the authorization server sends the person back, once the gateway listens (default from mcp.oauthCallbackUrl or gateway). */
+  useOAuthCallbackUrl(url: string): void;
+  /** The callback's answer: the server whose link carried `state` exchanges `code` for tokens and connects. */
+  completeAuthorization(input: { readonly state: string; readonly code: string }): Promise<{ readonly ok: true; readonly server: string } | { readonly ok: false; readonly error: string }>;
 };
 
 /**
  * Builds the source from `config.mcp`; nothing connects until `start()`, and the MCP client and ajv are loaded only
  * then, so creating the app costs nothing and the app's start need not wait for them.
  */
-export function createMcpToolSource(options: { readonly config: Config; readonly logger: Logger; readonly sandbox: ExecSandbox }): McpToolSource {
+export function createMcpToolSource(options: {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly sandbox: ExecSandbox;
+  /** A one-off look (doctor, `npm run tools`): OAuth uses the stored access token only, never refreshes, links or writes. */
+  readonly probeOnly?: boolean;
+}): McpToolSource {
   const { config, logger, sandbox } = options;
   const listeners = new Set<() => void>();
   let built: { tool: ToolDefinition; remoteName: string }[] = [];
   // Every name ever offered, with its server: a call after a withdrawal is told why, not "unknown tool".
   const everOffered = new Map<string, string>();
   const reportedSkips = new Set<string>();
+  const linkListeners = new Set<(server: string, link: URL) => void>();
+  let callbackUrl = config.mcp.oauthCallbackUrl ?? `http://${config.gateway.host}:${config.gateway.port}/mcp/oauth/callback`;
 
   let connections: McpServerConnection[] = [];
   let stopped = false;
@@ -83,6 +97,19 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
         Object.keys(config.mcp.servers).map((name) => [name, connections.find((connection) => connection.name === name)?.status() ?? { state: 'starting', tools: 0 }]),
       ) as Record<string, ToolServerStatus>,
     describe: () => built.map(({ tool, remoteName }) => ({ name: tool.name, server: tool.server ?? '', remoteName, risk: tool.risk })),
+    onAuthorizationLink(listener) {
+      linkListeners.add(listener);
+      return () => linkListeners.delete(listener);
+    },
+    useOAuthCallbackUrl(url) {
+      if (config.mcp.oauthCallbackUrl === undefined) callbackUrl = url;
+    },
+    async completeAuthorization({ state, code }) {
+      const connection = connections.find((candidate) => candidate.pendingAuthorizationState() === state);
+      if (!connection) return { ok: false, error: 'no MCP server is waiting for this authorization (the link was used already, or is stale)' };
+      const completed = await connection.completeAuthorization(code);
+      return completed.ok ? { ok: true, server: connection.name } : completed;
+    },
     async start() {
       const [connectionModule, toolModule] = await Promise.all([import('./mcp-server-connection.js'), import('./to-mcp-tool.js')]);
       if (stopped) return;
@@ -98,6 +125,15 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
           logger,
           retryMaxMs: config.mcp.retryMaxSeconds * 1000,
           onToolsChanged: rebuild,
+          oauth: {
+            secretKey: config.mcp.secretKey,
+            dataDir: config.storage.dataDir,
+            probeOnly: options.probeOnly === true,
+            redirectUrl: () => callbackUrl,
+            onAuthorizationLink: (server, link) => {
+              for (const listener of linkListeners) listener(server, link);
+            },
+          },
         }),
       );
       await Promise.all(

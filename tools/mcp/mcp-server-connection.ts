@@ -1,4 +1,4 @@
-import { Client, ProtocolError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { Client, ProtocolError, StreamableHTTPClientTransport, type Transport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
@@ -10,6 +10,7 @@ import type { ToolOutcome } from '../../src/registry/tool-outcome.js';
 import { backoffDelay } from '../../src/retry/backoff-delay.js';
 import { formatMcpResult, type McpCallResult } from './format-mcp-result.js';
 import type { RemoteTool } from './to-mcp-tool.js';
+import { createMcpOAuthSession, type McpOAuthContext, type McpOAuthSession } from './create-mcp-oauth-session.js';
 
 /** What one server connection is built from. */
 export type McpServerConnectionOptions = {
@@ -27,6 +28,8 @@ export type McpServerConnectionOptions = {
   readonly retryMaxMs: number;
   /** Told whenever the server's tools change: listed, refreshed (`tools/list_changed`) or withdrawn (down). */
   readonly onToolsChanged: () => void;
+  /** For a server with `oauth`: the key, the callback and the way to a person. */
+  readonly oauth?: McpOAuthContext;
 };
 
 /** One MCP server: connects, lists its tools, follows their changes, reconnects with backoff while it is down. */
@@ -41,6 +44,10 @@ export type McpServerConnection = {
   call(remoteName: string, input: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }): Promise<ToolOutcome>;
   /** Closes the connection (a stdio child is stopped) and stops retrying. */
   stop(): Promise<void>;
+  /** The state of the authorization link out now (OAuth servers waiting for a person). */
+  pendingAuthorizationState(): string | undefined;
+  /** Finishes the authorization-code flow with the code the callback brought, then connects. */
+  completeAuthorization(code: string): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }>;
 };
 
 const clientInfo = { name: 'echo-agent', version: '0.1.0' };
@@ -72,6 +79,9 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let retryTimer: NodeJS.Timeout | undefined;
   let retryAt: Date | undefined;
   let stopped = false;
+  const oauthSession: { readonly ok: true; readonly session: McpOAuthSession } | { readonly ok: false; readonly error: string } | undefined =
+    config.oauth === undefined || options.oauth === undefined ? undefined : createMcpOAuthSession({ name, config, context: options.oauth, logger: log });
+  const session = oauthSession?.ok ? oauthSession.session : undefined;
 
   const setTools = (tools: readonly RemoteTool[]) => {
     listed = tools;
@@ -89,6 +99,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     void close(lostClient);
     log.warn({ reason }, `MCP server ${name} is down; its tools are withdrawn`);
     setTools([]);
+    // A link is out: another attempt would only send another one. The callback connects again.
+    if (session?.isAwaitingPerson()) return;
     const delay = Math.max(500, backoffDelay(failures, { baseMs: 1000, maxMs: options.retryMaxMs }));
     failures += 1;
     retryAt = new Date(Date.now() + delay);
@@ -140,10 +152,12 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       failures = 0;
       lastError = undefined;
       log.info({ tools: tools.length }, `MCP server ${name} is up`);
+      session?.scheduleRefresh();
       setTools(tools);
     } catch (error) {
       // A failed attempt counts as a lost connection: down, with retries.
-      lose(`could not connect: ${describe(error)}`, current);
+      const reason = error instanceof UnauthorizedError && session?.isAwaitingPerson() ? 'waiting for a person to authorize echo-agent (the link went to an approver)' : describe(error);
+      lose(`could not connect: ${reason}`, current);
       await close(next);
     } finally {
       if (connecting === next) connecting = undefined;
@@ -161,7 +175,10 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   }
 
   function createTransport(): Transport {
-    if (config.url !== undefined) return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } } });
+    if (config.url !== undefined) {
+      if (oauthSession !== undefined && !oauthSession.ok) throw new Error(oauthSession.error);
+      return new StreamableHTTPClientTransport(new URL(config.url), { requestInit: { headers: { ...config.headers } }, ...(session ? { authProvider: session.provider } : {}) });
+    }
     const processes = config.limits.processes ?? options.defaultLimits.processes;
     const cgroupDir = createCallCgroup(options.sandbox.enforcement?.pidsCgroupDir, processes);
     const built = buildServerLaunch({ server: config, sandbox: options.sandbox, path: options.path, timezone: options.timezone, defaultLimits: options.defaultLimits, cgroupDir, inheritedNames: DEFAULT_INHERITED_ENV_VARS });
@@ -192,6 +209,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     status: () => ({
       state,
       tools: listed.length,
+      ...(config.oauth === undefined ? {} : { auth: session?.describe() ?? `refused: ${oauthSession?.ok === false ? oauthSession.error : 'no OAuth context'}` }),
       ...(lastError === undefined ? {} : { error: lastError }),
       ...(retryAt === undefined ? {} : { retryAt: retryAt.toISOString() }),
     }),
@@ -201,6 +219,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       if (!active || state !== 'up') return unavailable(name, lastError);
       try {
         const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal: callOptions.signal, timeout: callOptions.timeoutMs + 1000 });
+        session?.noteWorking();
         return formatMcpResult(result as McpCallResult);
       } catch (error) {
         if (callOptions.signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
@@ -210,9 +229,21 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         return unavailable(name, lastError);
       }
     },
+    pendingAuthorizationState: () => (session?.isAwaitingPerson() ? session.provider.pendingState() : undefined),
+    async completeAuthorization(code) {
+      if (!session) return { ok: false, error: `the MCP server "${name}" does not use OAuth` };
+      const completed = await session.complete(code);
+      if (!completed.ok || stopped) return completed;
+      clearTimeout(retryTimer);
+      retryTimer = undefined;
+      retryAt = undefined;
+      await connect();
+      return state === 'up' ? { ok: true } : { ok: false, error: lastError ?? `the MCP server "${name}" did not connect` };
+    },
     async stop() {
       stopped = true;
       state = 'stopped';
+      session?.stop();
       clearTimeout(retryTimer);
       const active = client;
       const attempt = connecting;

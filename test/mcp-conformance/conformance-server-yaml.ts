@@ -1,0 +1,35 @@
+/** Credentials a scenario hands the client in MCP_CONFORMANCE_CONTEXT (pre-registration, client credentials). */
+type ScenarioContext = { readonly client_id?: string; readonly client_secret?: string };
+
+/**
+ * The config file echo-agent runs a client scenario with: the scenario's server as `mcp.servers.conformance`
+ * (Streamable HTTP, read_only so no approval card waits for a person at the terminal), its tools allowed. An `auth/`
+ * scenario adds `oauth`: client_credentials when the scenario hands a client secret for it, else the
+ * authorization-code grant (pre-registered when it hands a client id, else registered dynamically).
+ */
+export function conformanceServerYaml(input: { readonly url: string; readonly scenario: string; readonly context?: string }): string {
+  const context = (input.context ? JSON.parse(input.context) : {}) as ScenarioContext;
+  const oauth = input.scenario.startsWith('auth/')
+    ? [
+        '      oauth:',
+        `        grant: ${input.scenario.startsWith('auth/client-credentials') ? 'client_credentials' : 'authorization_code'}`,
+        ...(context.client_id === undefined ? [] : [`        clientId: ${JSON.stringify(context.client_id)}`]),
+        ...(context.client_secret === undefined ? [] : [`        clientSecret: ${JSON.stringify(context.client_secret)}`]),
+      ]
+    : [];
+  return [
+    'approvals:',
+    '  explain: false',
+    'mcp:',
+    '  retryMaxSeconds: 1',
+    '  servers:',
+    '    conformance:',
+    `      url: ${JSON.stringify(input.url)}`,
+    '      risk: read_only',
+    '      startupTimeoutSeconds: 20',
+    ...oauth,
+    'tools:',
+    '  alsoAllow: ["conformance__*"]',
+    '',
+  ].join('\n');
+}

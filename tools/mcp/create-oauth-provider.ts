@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation } from '@modelcontextprotocol/client';
+import type { McpOAuthConfig } from '../../src/config/config-schema.js';
+import type { OAuthVault } from './oauth-vault.js';
+
+/** What a server's OAuth provider is built from. */
+export type OAuthProviderOptions = {
+  readonly oauth: McpOAuthConfig;
+  readonly vault: OAuthVault;
+  /** The gateway's /mcp/oauth/callback, for the authorization-code grant (read when needed: the port may be known late). */
+  readonly redirectUrl: () => string;
+  /** Told the authorization link a person must open (the SDK built it: PKCE challenge, state, resource). */
+  readonly onAuthorizationLink: (link: URL) => void;
+  readonly now?: () => number;
+  /** Hide the refresh token from the SDK, so it never refreshes (a one-off probe). */
+  readonly withoutRefresh?: boolean;
+};
+
+/** The SDK's OAuthClientProvider over the encrypted vault, plus what echo-agent reads back. */
+export type EchoOAuthProvider = OAuthClientProvider & {
+  /** When the stored access token expires (ms since the epoch), if it said. */
+  expiresAt(): number | undefined;
+  hasTokens(): boolean;
+  /** The state of the authorization link out now, if any. */
+  pendingState(): string | undefined;
+};
+
+/**
+ * One MCP server's OAuth client, for the SDK's `auth()` and transports: a pre-registered client (clientId, clientSecret)
+ * or one it registers dynamically (saved encrypted), the client_credentials grant for headless deployments, or the
+ * authorization-code grant with PKCE where the link goes to a person and the redirect lands on the gateway.
+ */
+export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthProvider {
+  const { oauth, vault } = options;
+  const now = options.now ?? Date.now;
+  const headless = oauth.grant === 'client_credentials';
+  const metadata = (): OAuthClientMetadata => ({
+    client_name: 'echo-agent',
+    redirect_uris: headless ? [] : [options.redirectUrl()],
+    grant_types: headless ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
+    response_types: headless ? [] : ['code'],
+    ...(oauth.clientSecret === undefined && oauth.clientId === undefined ? { token_endpoint_auth_method: 'none' } : {}),
+    ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
+  });
+  const preRegistered: StoredOAuthClientInformation | undefined =
+    oauth.clientId === undefined ? undefined : { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
+
+  const provider: EchoOAuthProvider = {
+    get redirectUrl() {
+      return headless ? undefined : options.redirectUrl();
+    },
+    get clientMetadata() {
+      return metadata();
+    },
+    state() {
+      const state = randomBytes(16).toString('base64url');
+      vault.update((entry) => ({ ...entry, state }));
+      return state;
+    },
+    clientInformation: () => preRegistered ?? vault.read().clientInformation,
+    tokens() {
+      const tokens = vault.read().tokens;
+      if (tokens === undefined || options.withoutRefresh !== true) return tokens;
+      const { refresh_token: _hidden, ...rest } = tokens;
+      return rest;
+    },
+    saveTokens(tokens) {
+      const expiresAt = typeof tokens.expires_in === 'number' ? now() + tokens.expires_in * 1000 : undefined;
+      // A refresh answer may leave out the refresh token: the one we had stays valid (RFC 6749 §6).
+      vault.update(({ expiresAt: _previous, ...entry }) => ({
+        ...entry,
+        tokens: { ...tokens, ...(tokens.refresh_token === undefined && entry.tokens?.refresh_token !== undefined ? { refresh_token: entry.tokens.refresh_token } : {}) },
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      }));
+    },
+    redirectToAuthorization(link) {
+      options.onAuthorizationLink(link);
+    },
+    saveCodeVerifier(codeVerifier) {
+      vault.update((entry) => ({ ...entry, codeVerifier }));
+    },
+    codeVerifier() {
+      const verifier = vault.read().codeVerifier;
+      if (verifier === undefined) throw new Error('no PKCE code verifier is stored: the authorization link was not sent by this agent');
+      return verifier;
+    },
+    invalidateCredentials(scope) {
+      vault.update((entry) => {
+        switch (scope) {
+          case 'all':
+            return {};
+          case 'client':
+            return { ...entry, clientInformation: undefined };
+          case 'tokens':
+            return { ...entry, tokens: undefined, expiresAt: undefined };
+          case 'verifier':
+            return { ...entry, codeVerifier: undefined };
+          case 'discovery':
+            return { ...entry, discoveryState: undefined };
+          default: {
+            const unexpected: never = scope;
+            throw new Error(`unknown credential scope ${String(unexpected)}`);
+          }
+        }
+      });
+    },
+    saveDiscoveryState(discoveryState) {
+      vault.update((entry) => ({ ...entry, discoveryState }));
+    },
+    discoveryState: () => vault.read().discoveryState,
+    expiresAt: () => vault.read().expiresAt,
+    hasTokens: () => vault.read().tokens !== undefined,
+    pendingState: () => vault.read().state,
+  };
+  if (preRegistered === undefined) {
+    provider.saveClientInformation = (clientInformation) => vault.update((entry) => ({ ...entry, clientInformation }));
+  }
+  if (headless) {
+    provider.prepareTokenRequest = (scope) => new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
+  }
+  return provider;
+}
