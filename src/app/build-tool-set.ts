@@ -52,7 +52,7 @@ export async function buildToolSet(input: {
   const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups, limits: config.tools.limits });
   // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
   const mcpServerNames = Object.keys(config.mcp.servers);
-  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox }) : undefined;
+  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox, audit: (entry) => input.audit.record(entry) }) : undefined;
   if (mcp) lifecycle.defer('the MCP servers', () => mcp.stop());
   // A SQLite store's started marks go to a file beside it, one synchronous write each; what an earlier process left
   // there moves into the store before any turn runs.

@@ -1,5 +1,6 @@
 import type { Config } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import type { AuditEntry } from '../../src/registry/audit-log.js';
 import type { ExecSandbox } from '../exec-sandbox.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { DynamicToolSource, ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
@@ -21,7 +22,13 @@ export type McpToolSource = DynamicToolSource & {
  * Builds the source from `config.mcp`; nothing connects until `start()`, and the MCP client and ajv are loaded only
  * then, so creating the app costs nothing and the app's start need not wait for them.
  */
-export function createMcpToolSource(options: { readonly config: Config; readonly logger: Logger; readonly sandbox: ExecSandbox }): McpToolSource {
+export function createMcpToolSource(options: {
+  readonly config: Config;
+  readonly logger: Logger;
+  readonly sandbox: ExecSandbox;
+  /** Where elicitation requests and answers are recorded (none for a probe). */
+  readonly audit?: (entry: AuditEntry) => void;
+}): McpToolSource {
   const { config, logger, sandbox } = options;
   const listeners = new Set<() => void>();
   let built: { tool: ToolDefinition; remoteName: string }[] = [];
@@ -98,6 +105,8 @@ export function createMcpToolSource(options: { readonly config: Config; readonly
           logger,
           retryMaxMs: config.mcp.retryMaxSeconds * 1000,
           onToolsChanged: rebuild,
+          audit: options.audit ?? (() => undefined),
+          liveElicitationMs: config.approvals.timeoutMinutes * 60_000,
         }),
       );
       await Promise.all(

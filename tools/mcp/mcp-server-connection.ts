@@ -1,4 +1,4 @@
-import { Client, ProtocolError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { Client, type ElicitResult, ProtocolError, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
@@ -10,6 +10,9 @@ import type { ToolOutcome } from '../../src/registry/tool-outcome.js';
 import { backoffDelay } from '../../src/retry/backoff-delay.js';
 import { formatMcpResult, type McpCallResult } from './format-mcp-result.js';
 import type { RemoteTool } from './to-mcp-tool.js';
+import type { AuditEntry } from '../../src/registry/audit-log.js';
+import type { ElicitationAnswer } from '../../src/registry/elicitation.js';
+import { createElicitationBroker, type ElicitationRequestParams, type McpCallContext } from './elicitation-broker.js';
 
 /** What one server connection is built from. */
 export type McpServerConnectionOptions = {
@@ -27,6 +30,18 @@ export type McpServerConnectionOptions = {
   readonly retryMaxMs: number;
   /** Told whenever the server's tools change: listed, refreshed (`tools/list_changed`) or withdrawn (down). */
   readonly onToolsChanged: () => void;
+  /** Where elicitation requests and answers are recorded. */
+  readonly audit: (entry: AuditEntry) => void;
+  /** How long a call suspended on a person's answer keeps waiting on the server (the approval window). */
+  readonly liveElicitationMs: number;
+};
+
+/** How one call is made: the turn it serves, its deadline, and the person's answer when it is resumed after an elicitation. */
+export type McpCallOptions = {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly context: McpCallContext;
+  readonly elicitationAnswer?: ElicitationAnswer;
 };
 
 /** One MCP server: connects, lists its tools, follows their changes, reconnects with backoff while it is down. */
@@ -38,7 +53,7 @@ export type McpServerConnection = {
   tools(): readonly RemoteTool[];
   status(): ToolServerStatus;
   /** Calls a tool; "unavailable" (never a throw) when the server is down or drops during the call. */
-  call(remoteName: string, input: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }): Promise<ToolOutcome>;
+  call(remoteName: string, input: Readonly<Record<string, unknown>>, options: McpCallOptions): Promise<ToolOutcome>;
   /** Closes the connection (a stdio child is stopped) and stops retrying. */
   stop(): Promise<void>;
 };
@@ -73,6 +88,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let retryAt: Date | undefined;
   let stopped = false;
 
+  const broker = createElicitationBroker({ server: name, audit: options.audit, logger: log, liveWaitMs: options.liveElicitationMs });
+
   const setTools = (tools: readonly RemoteTool[]) => {
     listed = tools;
     options.onToolsChanged();
@@ -105,6 +122,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     generation += 1;
     const current = generation;
     const next = new Client(clientInfo, {
+      // Form and URL elicitation are answered in the chat; sampling is never declared here (see create-sampling).
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
       listChanged: {
         tools: {
           debounceMs: 100,
@@ -116,6 +135,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         },
       },
     });
+    next.setRequestHandler('elicitation/create', (request) => broker.handle(request.params as ElicitationRequestParams) as Promise<ElicitResult>);
     connecting = next;
     try {
       const transport = createTransport();
@@ -199,20 +219,27 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       const current = generation;
       const active = client;
       if (!active || state !== 'up') return unavailable(name, lastError);
-      try {
-        const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal: callOptions.signal, timeout: callOptions.timeoutMs + 1000 });
-        return formatMcpResult(result as McpCallResult);
-      } catch (error) {
-        if (callOptions.signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
-        // The server answered with an error: the call was wrong, not the connection.
-        if (error instanceof ProtocolError) return { ok: false, error: `The MCP server "${name}" refused the call: ${error.message}`, kind: 'business' };
-        if (await probe(current)) return { ok: false, error: `The MCP server "${name}" failed: ${describe(error)}`, kind: 'business' };
-        return unavailable(name, lastError);
-      }
+      // While a person answers, the call outlives the tool's timeout (up to the live window), so the request's own
+      // timeout covers both; the broker's signal stops it earlier.
+      const requestTimeout = callOptions.timeoutMs + options.liveElicitationMs + 1000;
+      const start = async (signal: AbortSignal): Promise<ToolOutcome> => {
+        try {
+          const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal, timeout: requestTimeout });
+          return formatMcpResult(result as McpCallResult);
+        } catch (error) {
+          if (signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
+          // The server answered with an error: the call was wrong, not the connection.
+          if (error instanceof ProtocolError) return { ok: false, error: `The MCP server "${name}" refused the call: ${error.message}`, kind: 'business' };
+          if (await probe(current)) return { ok: false, error: `The MCP server "${name}" failed: ${describe(error)}`, kind: 'business' };
+          return unavailable(name, lastError);
+        }
+      };
+      return broker.run({ context: callOptions.context, signal: callOptions.signal, start, ...(callOptions.elicitationAnswer === undefined ? {} : { answer: callOptions.elicitationAnswer }) });
     },
     async stop() {
       stopped = true;
       state = 'stopped';
+      broker.close();
       clearTimeout(retryTimer);
       const active = client;
       const attempt = connecting;
