@@ -2,6 +2,7 @@ import type { ApprovalChoice } from '../events/approval-card.js';
 import { assertNever } from '../events/assert-never.js';
 import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
+import { answerElicitation, mayAnswerQuestion } from './elicit-in-chat.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Messages } from '../i18n/messages.js';
 import type { AttachmentReading } from '../media/create-attachment-reader.js';
@@ -52,7 +53,12 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     const questionId = await deps.openQuestions.get(event.sessionKey);
     if (questionId) {
       const question = await deps.suspensions.get(questionId);
-      if (question?.kind === 'question' && question.userId === event.sender.id) {
+      // An MCP server's request takes the typed text as it is: a number may be the value asked for.
+      if (question?.kind === 'question' && question.elicitation !== undefined && question.answer === undefined && mayAnswerQuestion(question, event.sender.id)) {
+        await answerElicitation(deps, { suspended: { ...question, elicitation: question.elicitation }, text: event.text, answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget });
+        return;
+      }
+      if (question?.kind === 'question' && question.elicitation === undefined && question.userId === event.sender.id) {
         await answerQuestion(deps, { questionId, answer: resolveAnswer(event.text, question.options ?? []), answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget, silent: true });
         return;
       }

@@ -82,6 +82,7 @@ export async function buildRuntime(input: {
     botName: config.agent.name,
     streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
     parkAfterInterruptions: config.bus.parkAfterInterruptions,
+    numberedChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)),
   };
   const state: TurnState = { history, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking };
   const delivery: TurnDelivery = {
@@ -103,7 +104,7 @@ export async function buildRuntime(input: {
   };
   const runtime = createAgentRuntime(
     { ...settings, ...state, ...delivery, ...turnTools, ...governance },
-    { numberedApprovalChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)) },
+    { numberedApprovalChannels: settings.numberedChannels },
   );
   return { ok: true, wired: { runtime, media } };
 }
