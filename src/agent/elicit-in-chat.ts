@@ -30,13 +30,16 @@ export function mayAnswerQuestion(suspended: SuspendedCall, senderId: string): b
  */
 export async function suspendForElicitation(deps: RuntimeDependencies, scope: TurnScope, base: Omit<SuspendedCall, 'kind'>, suspension: ElicitationSuspension): Promise<void> {
   const { form, argumentsHash } = suspension.elicitation;
-  const answerers = form.risk === 'read_only' ? [scope.userId] : approvalParties(deps, scope).record.approvers;
+  const parties = form.risk === 'read_only' ? undefined : approvalParties(deps, scope);
+  const answerers = parties?.record.approvers ?? [scope.userId];
+  // The chat where the turn started, and where approval cards go (an approver's private chat) when others answer.
+  const targets = [scope.target, ...(parties?.targets ?? []).filter((target) => target.channel !== scope.target.channel || target.chatId !== scope.target.chatId)];
   const pending: PendingElicitation = { form, argumentsHash, fieldIndex: 0, content: {}, answerers, typedChoices: deps.numberedChannels?.has(scope.channel) !== true };
   const question = questionFor(pending);
   const record: SuspendedTurn = { ...base, kind: 'question', question: question.text, options: question.options, elicitation: pending };
   await deps.suspensions.set(record.id, record);
   await deps.openQuestions.set(scope.sessionKey, record.id);
-  await deps.outbox.send({ type: 'question-asked', target: scope.target, questionId: record.id, text: question.text, options: question.options, causationId: scope.causationId });
+  for (const target of targets) await deps.outbox.send({ type: 'question-asked', target, questionId: record.id, text: question.text, options: question.options, causationId: scope.causationId });
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: question.text });
 }
 
@@ -60,7 +63,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
   switch (reply.kind) {
     case 'invalid': {
       await acknowledge(reply.reason, true);
-      await ask(deps, suspended, pending, reply.reason);
+      await ask(deps, input, pending, reply.reason);
       return;
     }
     case 'decline':
@@ -85,7 +88,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
           return;
         }
         await acknowledge(`${field.label}: ${reply.kind === 'skip' ? '-' : formatValue(reply.value)}`, false);
-        await deps.outbox.send({ type: 'question-asked', target: suspended.target, questionId: suspended.id, text: question.text, options: question.options, causationId: suspended.causationId });
+        await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: suspended.id, text: question.text, options: question.options, causationId: suspended.causationId });
         return;
       }
       await finish(deps, input, 'accept', withDefaults(fields, content));
@@ -101,9 +104,15 @@ function questionFor(pending: PendingElicitation, retryReason?: string): { reado
   return askField({ server: pending.form.server, message: pending.form.message, field, position: `(${pending.fieldIndex + 1}/${fields.length})`, typedChoices: pending.typedChoices, ...(retryReason === undefined ? {} : { retryReason }) });
 }
 
-async function ask(deps: TurnDelivery, suspended: SuspendedCall, pending: PendingElicitation, retryReason: string): Promise<void> {
+async function ask(deps: TurnDelivery, input: ElicitationReply, pending: PendingElicitation, retryReason: string): Promise<void> {
   const question = questionFor(pending, retryReason);
-  await deps.outbox.send({ type: 'question-asked', target: suspended.target, questionId: suspended.id, text: question.text, options: question.options, causationId: suspended.causationId });
+  await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: input.suspended.id, text: question.text, options: question.options, causationId: input.suspended.causationId });
+}
+
+/** The next question goes where the person answered (the origin chat, or an approver's own chat). */
+function askTarget(input: ElicitationReply): Target {
+  const { channel, chatId, threadId } = input.replyTarget;
+  return { channel, chatId, ...(threadId === undefined ? {} : { threadId }) };
 }
 
 /** Records the final answer (once: a compare-and-set on the field asked) and wakes the turn. */

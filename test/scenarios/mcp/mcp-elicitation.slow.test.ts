@@ -104,11 +104,14 @@ describe('MCP elicitation in the chat (a server asks the person during a tool ca
     await say(scenario, 'send 5 EUR');
     // The call itself asks first (risk write): the approver approves it, then the server asks.
     const card = await scenario.waitForBotMessage((message) => (message.keyboard?.flat() ?? []).some((button) => /Approve/.test(button.text)), 'the approval card');
-    const approver = scenario.client({ userId: 1002, chatId: 1002 });
+    const approver = scenario.client({ userId: 1002, chatId: 1001 });
     await approver.sendCallback(approver.makeCallbackQuery(buttonData(card, /Approve/), { message: { message_id: card.messageId } }));
+    // Shown where the card was (approvals.route origin: the chat where the turn started); only an approver's answer counts.
     const question = await questionAbout(scenario, /Transfer 5 EUR\?/, 'the confirmation');
-    await say(scenario, 'yes', 1001);
-    await scenario.waitForBotMessage((message) => message.text === 'Only the person who was asked can answer this.', 'the refusal');
+    await press(scenario, question, /^Yes$/, 1001);
+    const refused = await waitFor(() => scenario?.proxy.callsOf('answerCallbackQuery').find((call) => call.body.show_alert === true), 'the refusal to the requester');
+    expect(refused.body.text).toBe('Only the person who was asked can answer this.');
+    expect(log.entries().filter((entry) => entry.event === 'completed')).toEqual([]);
     await press(scenario, question, /^Yes$/, 1002);
     await scenario.waitForBotMessage((message) => message.text === 'Done.', 'the answer');
     expect(toolResultsIn(scenario).at(-1)).toBe('transferred 5 EUR');
