@@ -1,8 +1,12 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createScriptedModelServer } from '../../fakes/scripted-model-server.js';
 import type { EmulatedBotMessage } from '../../fakes/telegram-emulator.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
-import { waitFor } from '../../fakes/start-test-app.js';
-import { gatewayOf, getPath } from '../../fakes/webhook-client.js';
+import { startTestApp, waitFor } from '../../fakes/start-test-app.js';
+import { gatewayOf, getPath, postSigned } from '../../fakes/webhook-client.js';
 import { auditLines, createElicitationServerLog, type ElicitationServerLog, elicitationYaml } from './elicitation-test-server.js';
 
 type McpHealth = Record<string, { state: string }>;
@@ -127,5 +131,30 @@ describe('MCP elicitation in the chat (a server asks the person during a tool ca
     expect(link?.text).toContain('The MCP server "asker" asks you to open this link');
     expect(link?.keyboard ?? []).toEqual([]);
     expect(toolResultsIn(scenario).at(-1)).toBe('link accept');
+  });
+
+  it('declines with a reason in an unattended (webhook) turn, without asking anyone', async () => {
+    log = createElicitationServerLog();
+    const configFolder = mkdtempSync(join(tmpdir(), 'echo-elicitation-config-'));
+    const configFile = join(configFolder, 'mcp.yaml');
+    writeFileSync(configFile, elicitationYaml({ log }));
+    const model = await createScriptedModelServer();
+    const test = await startTestApp({ configFile, environment: { OPENAI_BASE_URL: model.url, WEBHOOK_SECRET: 'elicitation-webhook-secret', GATEWAY_PORT: '0' } });
+    try {
+      await waitFor(async () => ((await getPath(gatewayOf(test.app).baseUrl, '/healthz')).body as { mcp?: McpHealth }).mcp?.asker?.state === 'up', 'the asking server up');
+      model.enqueue({ toolCalls: [{ name: 'asker__confirm_transfer', arguments: { amount: 7 } }] });
+      model.enqueue({ text: 'Nobody was there to confirm.' });
+      const answer = await postSigned({ baseUrl: gatewayOf(test.app).baseUrl, secret: 'elicitation-webhook-secret', body: { chatId: 'ops', text: 'send 7 EUR' }, query: '?wait=true' });
+      expect(answer.body).toMatchObject({ reply: 'Nobody was there to confirm.' });
+      const last = model.requests.filter((request) => request.path === '/v1/chat/completions').at(-1)?.body?.messages ?? [];
+      expect(last.filter((message) => message.role === 'tool').map((message) => String(message.content))).toEqual(['not transferred (decline)']);
+      expect(log.entries().filter((entry) => entry.event === 'completed').map((entry) => entry.action)).toEqual(['decline']);
+      await test.app.stop();
+      expect(auditLines(test.dataDir)).toContainEqual(expect.objectContaining({ kind: 'elicitation-answered', server: 'asker', outcome: 'decline', reason: 'unattended turn: nobody is there to answer' }));
+    } finally {
+      await test.stop();
+      await model.close();
+      rmSync(configFolder, { recursive: true, force: true });
+    }
   });
 });
