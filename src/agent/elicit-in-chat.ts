@@ -2,7 +2,7 @@ import type { PendingElicitation, SuspendedCall, SuspendedTurn } from '../approv
 import type { Target } from '../events/target.js';
 import type { ElicitationAction } from '../registry/elicitation.js';
 import { approvalParties } from './approval-parties.js';
-import { askField, type ElicitationField, formatValue, listFields, readFieldReply, withDefaults } from './elicitation-fields.js';
+import { askField, canAcceptRest, type ElicitationField, formatValue, listFields, readFieldReply, withDefaults } from './elicitation-fields.js';
 import type { CallSuspension } from './execute-calls.js';
 import type { RuntimeDependencies, TurnDelivery, TurnState } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
@@ -59,7 +59,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
   }
   const fields = listFields(pending.form.requestedSchema);
   const field = fields[pending.fieldIndex];
-  const reply = readFieldReply(field, input.text);
+  const reply = readFieldReply(field, input.text, suspended.options ?? []);
   switch (reply.kind) {
     case 'invalid': {
       await acknowledge(reply.reason, true);
@@ -69,6 +69,9 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
     case 'decline':
     case 'cancel':
       await finish(deps, input, reply.kind, undefined);
+      return;
+    case 'accept-rest':
+      await finish(deps, input, 'accept', withDefaults(fields, pending.content));
       return;
     case 'skip':
     case 'value': {
@@ -101,7 +104,15 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
 function questionFor(pending: PendingElicitation, retryReason?: string): { readonly text: string; readonly options: readonly string[] } {
   const fields = listFields(pending.form.requestedSchema);
   const field: ElicitationField | undefined = fields[pending.fieldIndex];
-  return askField({ server: pending.form.server, message: pending.form.message, field, position: `(${pending.fieldIndex + 1}/${fields.length})`, typedChoices: pending.typedChoices, ...(retryReason === undefined ? {} : { retryReason }) });
+  return askField({
+    server: pending.form.server,
+    message: pending.form.message,
+    field,
+    position: `(${pending.fieldIndex + 1}/${fields.length})`,
+    typedChoices: pending.typedChoices,
+    canAcceptRest: canAcceptRest(fields, pending.fieldIndex),
+    ...(retryReason === undefined ? {} : { retryReason }),
+  });
 }
 
 async function ask(deps: TurnDelivery, input: ElicitationReply, pending: PendingElicitation, retryReason: string): Promise<void> {

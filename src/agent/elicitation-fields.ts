@@ -17,12 +17,14 @@ export type ElicitationField = {
 };
 
 /** The reply words every question understands (also the button labels). */
-export const elicitationWords = { decline: 'Decline', cancel: 'Cancel', skip: 'Skip', accept: 'Accept', yes: 'Yes', no: 'No', useDefault: 'Use default' } as const;
+export const elicitationWords = { decline: 'Decline', cancel: 'Cancel', skip: 'Skip', accept: 'Accept', acceptRest: 'Accept the rest as default', yes: 'Yes', no: 'No', useDefault: 'Use default' } as const;
 
 /** A reply to one field: a value, a skip, the whole request declined or cancelled, or a reason to ask again. */
 export type FieldReply =
   | { readonly kind: 'value'; readonly value: unknown }
   | { readonly kind: 'skip' }
+  /** Accept now: the fields not answered yet take their defaults (offered only when none of them is required without one). */
+  | { readonly kind: 'accept-rest' }
   | { readonly kind: 'decline' }
   | { readonly kind: 'cancel' }
   | { readonly kind: 'invalid'; readonly reason: string };
@@ -67,11 +69,20 @@ function choicesOf(schema: Record<string, unknown>): { value: string; label: str
 }
 
 /** The text and the choices of the question for one field; `typedChoices` false leaves typed fields without buttons. Pure. */
-export function askField(input: { readonly server: string; readonly message: string; readonly field: ElicitationField | undefined; readonly position: string; readonly retryReason?: string; readonly typedChoices: boolean }): { readonly text: string; readonly options: readonly string[] } {
+export function askField(input: {
+  readonly server: string;
+  readonly message: string;
+  readonly field: ElicitationField | undefined;
+  readonly position: string;
+  readonly retryReason?: string;
+  readonly typedChoices: boolean;
+  /** Every field from this one on may be left to its default or out: "Accept the rest as default" is offered. */
+  readonly canAcceptRest: boolean;
+}): { readonly text: string; readonly options: readonly string[] } {
   const { field } = input;
   const head = `The MCP server "${input.server}" asks: ${input.message}`;
   const again = input.retryReason === undefined ? [] : [`That answer was not accepted: ${input.retryReason}. Please answer again.`];
-  const closing = [elicitationWords.decline, elicitationWords.cancel];
+  const closing = [...(input.canAcceptRest && field !== undefined ? [elicitationWords.acceptRest] : []), elicitationWords.decline, elicitationWords.cancel];
   if (field === undefined) return { text: [head, ...again].join('\n\n'), options: [elicitationWords.accept, ...closing] };
   const describeDefault = field.defaultValue === undefined ? '' : ` (default: ${formatValue(field.defaultValue)})`;
   const lines = [`${input.position} ${field.label}${field.required ? '' : ' (optional)'}${describeDefault}`, ...(field.description === undefined ? [] : [field.description])];
@@ -100,25 +111,36 @@ export function askField(input: { readonly server: string; readonly message: str
  * typed field takes the text as its value unless it is one of the reply words. The value is checked against the
  * field's schema. Pure.
  */
-export function readFieldReply(field: ElicitationField | undefined, text: string): FieldReply {
+export function readFieldReply(field: ElicitationField | undefined, text: string, shownOptions: readonly string[]): FieldReply {
+  return readReply(field, text, shownOptions, true);
+}
+
+function readReply(field: ElicitationField | undefined, text: string, shownOptions: readonly string[], byNumber: boolean): FieldReply {
   const trimmed = text.trim();
   const word = trimmed.toLowerCase();
   if (word === elicitationWords.decline.toLowerCase()) return { kind: 'decline' };
   if (word === elicitationWords.cancel.toLowerCase()) return { kind: 'cancel' };
+  if (word === elicitationWords.acceptRest.toLowerCase() && shownOptions.includes(elicitationWords.acceptRest)) return { kind: 'accept-rest' };
+  // Choices are picked by their number too (numbered replies); a typed field's number is its value.
+  const number = Number(trimmed);
+  const isChoice = field === undefined || field.kind === 'enum' || field.kind === 'boolean';
+  const picked = byNumber && isChoice && Number.isInteger(number) && number >= 1 ? shownOptions[number - 1] : undefined;
+  if (picked !== undefined) return readReply(field, picked, shownOptions, false);
   if (field === undefined) {
-    if (word === elicitationWords.accept.toLowerCase() || word === '1') return { kind: 'value', value: undefined };
-    if (word === '2') return { kind: 'decline' };
-    if (word === '3') return { kind: 'cancel' };
+    if (word === elicitationWords.accept.toLowerCase()) return { kind: 'value', value: undefined };
     return { kind: 'invalid', reason: `reply ${elicitationWords.accept}, ${elicitationWords.decline} or ${elicitationWords.cancel}` };
   }
   if (!field.required && word === elicitationWords.skip.toLowerCase()) return { kind: 'skip' };
   if (field.defaultValue !== undefined && word.startsWith(elicitationWords.useDefault.toLowerCase())) return { kind: 'value', value: field.defaultValue };
-  const picked = pickByNumber(field, trimmed);
-  if (picked !== undefined) return picked;
   const value = toValue(field, trimmed);
   if (value === undefined) return { kind: 'invalid', reason: describeExpected(field) };
   const checked = fieldSchema(field).safeParse(value);
   return checked.success ? { kind: 'value', value: checked.data } : { kind: 'invalid', reason: checked.error.issues[0]?.message ?? describeExpected(field) };
+}
+
+/** Whether every field from `index` on may be left to its default or out (no required field without a default). Pure. */
+export function canAcceptRest(fields: readonly ElicitationField[], index: number): boolean {
+  return fields.slice(index).every((field) => !field.required || field.defaultValue !== undefined);
 }
 
 /** The accepted content: the answers given, and the defaults of fields left out (SEP-1034). Pure. */
@@ -135,17 +157,6 @@ export function withDefaults(fields: readonly ElicitationField[], content: Reado
 export function formatValue(value: unknown): string {
   if (Array.isArray(value)) return value.map(String).join(', ');
   return typeof value === 'string' ? value : JSON.stringify(value);
-}
-
-function pickByNumber(field: ElicitationField, text: string): FieldReply | undefined {
-  if (field.kind !== 'enum' && field.kind !== 'boolean') return undefined;
-  const labels = field.kind === 'boolean' ? [elicitationWords.yes, elicitationWords.no] : field.choices.map((choice) => choice.label);
-  const extra = field.required ? [] : [elicitationWords.skip];
-  const number = Number(text);
-  if (!Number.isInteger(number) || number < 1) return undefined;
-  const all = [...labels, ...extra, elicitationWords.decline, elicitationWords.cancel];
-  const chosen = all[number - 1];
-  return chosen === undefined ? undefined : readFieldReply(field, chosen);
 }
 
 /** The typed or chosen text as the field's type, or undefined when it cannot be one. */
