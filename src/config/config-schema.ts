@@ -115,6 +115,9 @@ export const mcpServerSchema = z
       .describe('stdio: paths the sandboxed server sees, read-only unless { path, writable: true }; nothing else of the agent (data folder, home, project, config) is visible.'),
     limits: sandboxLimitsOverrideSchema.describe('stdio: this server\'s ceilings; memoryMb and processes default to tools.limits, cpuSeconds to none (a server\'s CPU time adds up over its whole life).'),
     startupTimeoutSeconds: z.coerce.number().positive().default(10).describe('Longest start-up waits for this server; it keeps connecting in the background after.'),
+    sampling: flexibleBoolean
+      .default(false)
+      .describe('Let this server ask the agent\'s model for text completions (sampling/createMessage), counted in budgets as the job mcp:<name> and audited. Off: the capability is not declared.'),
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' });
 

@@ -63,4 +63,20 @@ server.registerTool(
   },
 );
 
+server.registerTool(
+  'summarise',
+  { description: 'Summarises a text with the client\'s model (sampling).', inputSchema: z.object({ text: z.string() }) },
+  async ({ text }, ctx) => {
+    record({ event: 'started', tool: 'summarise', content: { clientCapabilities: server.server.getClientCapabilities() } });
+    try {
+      const sampled = await ctx.mcpReq.requestSampling({ messages: [{ role: 'user', content: { type: 'text', text: `Summarise: ${text}` } }], maxTokens: 100 });
+      record({ event: 'completed', tool: 'summarise', action: 'sampled', content: { text: sampled.content.text, model: sampled.model } });
+      return { content: [{ type: 'text', text: `summary: ${sampled.content.text}` }] };
+    } catch (error) {
+      record({ event: 'completed', tool: 'summarise', action: 'refused', content: { error: String(error.message) } });
+      return { content: [{ type: 'text', text: `no summary: ${error.message}` }] };
+    }
+  },
+);
+
 await server.connect(new StdioServerTransport());

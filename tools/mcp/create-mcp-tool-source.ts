@@ -1,6 +1,7 @@
 import type { Config } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { AuditEntry } from '../../src/registry/audit-log.js';
+import type { McpSampler } from './sampling-handler.js';
 import type { ExecSandbox } from '../exec-sandbox.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { DynamicToolSource, ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
@@ -28,6 +29,8 @@ export function createMcpToolSource(options: {
   readonly sandbox: ExecSandbox;
   /** Where elicitation requests and answers are recorded (none for a probe). */
   readonly audit?: (entry: AuditEntry) => void;
+  /** The agent's model for servers with `sampling: true` (none for a probe: sampling is then not declared). */
+  readonly sample?: McpSampler;
 }): McpToolSource {
   const { config, logger, sandbox } = options;
   const listeners = new Set<() => void>();
@@ -107,6 +110,7 @@ export function createMcpToolSource(options: {
           onToolsChanged: rebuild,
           audit: options.audit ?? (() => undefined),
           liveElicitationMs: config.approvals.timeoutMinutes * 60_000,
+          ...(options.sample === undefined ? {} : { sample: options.sample }),
         }),
       );
       await Promise.all(

@@ -12,6 +12,7 @@ import { formatMcpResult, type McpCallResult } from './format-mcp-result.js';
 import type { RemoteTool } from './to-mcp-tool.js';
 import type { AuditEntry } from '../../src/registry/audit-log.js';
 import type { ElicitationAnswer } from '../../src/registry/elicitation.js';
+import { createSamplingHandler, type McpSampler } from './sampling-handler.js';
 import { createElicitationBroker, type ElicitationRequestParams, type McpCallContext } from './elicitation-broker.js';
 
 /** What one server connection is built from. */
@@ -34,6 +35,8 @@ export type McpServerConnectionOptions = {
   readonly audit: (entry: AuditEntry) => void;
   /** How long a call suspended on a person's answer keeps waiting on the server (the approval window). */
   readonly liveElicitationMs: number;
+  /** The agent's model for `sampling/createMessage`; declared only when the server's config says `sampling: true`. */
+  readonly sample?: McpSampler;
 };
 
 /** How one call is made: the turn it serves, its deadline, and the person's answer when it is resumed after an elicitation. */
@@ -88,6 +91,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
   let retryAt: Date | undefined;
   let stopped = false;
 
+  const sampler = config.sampling && options.sample ? createSamplingHandler({ server: name, sample: options.sample, audit: options.audit }) : undefined;
   const broker = createElicitationBroker({ server: name, audit: options.audit, logger: log, liveWaitMs: options.liveElicitationMs });
 
   const setTools = (tools: readonly RemoteTool[]) => {
@@ -122,8 +126,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     generation += 1;
     const current = generation;
     const next = new Client(clientInfo, {
-      // Form and URL elicitation are answered in the chat; sampling is never declared here (see create-sampling).
-      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} } },
+      // Form and URL elicitation are answered in the chat; sampling only for a server whose config turns it on.
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, ...(sampler ? { sampling: {} } : {}) },
       listChanged: {
         tools: {
           debounceMs: 100,
@@ -136,6 +140,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       },
     });
     next.setRequestHandler('elicitation/create', (request) => broker.handle(request.params as ElicitationRequestParams) as Promise<ElicitResult>);
+    if (sampler) next.setRequestHandler('sampling/createMessage', (request) => sampler(request.params));
     connecting = next;
     try {
       const transport = createTransport();

@@ -25,7 +25,7 @@ export function createElicitationServerLog(): ElicitationServerLog {
 }
 
 /** YAML for the server as `asker` (its imports come from the project's node_modules, mounted read-only). */
-export function elicitationYaml(input: { readonly log: ElicitationServerLog; readonly risk?: string; readonly extra?: readonly string[] }): string {
+export function elicitationYaml(input: { readonly log: ElicitationServerLog; readonly risk?: string; readonly sampling?: boolean; readonly extra?: readonly string[] }): string {
   return [
     'approvals:',
     '  explain: false',
@@ -37,6 +37,7 @@ export function elicitationYaml(input: { readonly log: ElicitationServerLog; rea
     `      env: { ELICITATION_LOG: ${JSON.stringify(input.log.file)} }`,
     `      mounts: [${JSON.stringify(join(repositoryRoot, 'node_modules'))}, { path: ${JSON.stringify(input.log.folder)}, writable: true }]`,
     `      risk: ${input.risk ?? 'read_only'}`,
+    ...(input.sampling === undefined ? [] : [`      sampling: ${input.sampling}`]),
     'tools:',
     '  alsoAllow: ["asker__*"]',
     ...(input.extra ?? []),

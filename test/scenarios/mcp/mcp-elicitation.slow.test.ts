@@ -31,9 +31,10 @@ describe('MCP elicitation in the chat (a server asks the person during a tool ca
     log.remove();
   });
 
-  async function start(options: { readonly risk?: string; readonly approvers?: string } = {}): Promise<TelegramScenario> {
+  async function start(options: { readonly risk?: string; readonly approvers?: string; readonly sampling?: boolean } = {}): Promise<TelegramScenario> {
     log = createElicitationServerLog();
-    const started = await startTelegramScenario({ allowFrom: '1001,1002', ...(options.approvers === undefined ? {} : { approvers: options.approvers }), yaml: elicitationYaml({ log, ...(options.risk === undefined ? {} : { risk: options.risk }) }) });
+    const yaml = elicitationYaml({ log, ...(options.risk === undefined ? {} : { risk: options.risk }), ...(options.sampling === undefined ? {} : { sampling: options.sampling }) });
+    const started = await startTelegramScenario({ allowFrom: '1001,1002', ...(options.approvers === undefined ? {} : { approvers: options.approvers }), yaml });
     await waitFor(async () => ((await getPath(gatewayOf(started.testApp.app).baseUrl, '/healthz')).body as { mcp?: McpHealth }).mcp?.asker?.state === 'up', 'the asking server up');
     return started;
   }
@@ -156,5 +157,32 @@ describe('MCP elicitation in the chat (a server asks the person during a tool ca
       await model.close();
       rmSync(configFolder, { recursive: true, force: true });
     }
+  });
+
+  it('sampling is off unless the server\'s config turns it on; then it goes through the agent\'s model and is audited', async () => {
+    scenario = await start();
+    scenario.model.enqueue({ toolCalls: [{ name: 'asker__summarise', arguments: { text: 'a long story' } }] });
+    scenario.model.enqueue({ text: 'No summary.' });
+    await say(scenario, 'summarise a long story');
+    await scenario.waitForBotMessage((message) => message.text === 'No summary.', 'the answer without sampling');
+    expect(toolResultsIn(scenario).at(-1)).toBe('no summary: Method not found');
+    const offCapabilities = log.entries().find((entry) => entry.tool === 'summarise' && entry.event === 'started')?.content?.clientCapabilities;
+    expect(offCapabilities).toMatchObject({ elicitation: { form: { applyDefaults: true }, url: {} } });
+    expect(offCapabilities).not.toHaveProperty('sampling');
+    await scenario.stop();
+    log.remove();
+
+    scenario = await start({ sampling: true });
+    scenario.model.enqueue({ toolCalls: [{ name: 'asker__summarise', arguments: { text: 'a long story' } }] });
+    scenario.model.enqueue({ text: 'A story, briefly.' });
+    scenario.model.enqueue({ text: 'Here is the summary.' });
+    await say(scenario, 'summarise a long story');
+    await scenario.waitForBotMessage((message) => message.text === 'Here is the summary.', 'the answer with sampling');
+    expect(toolResultsIn(scenario).at(-1)).toBe('summary: A story, briefly.');
+    expect(log.entries().find((entry) => entry.tool === 'summarise' && entry.event === 'started')?.content?.clientCapabilities).toHaveProperty('sampling');
+    const sampled = scenario.modelRequests().find((request) => JSON.stringify(request.body?.messages ?? []).includes('Summarise: a long story'));
+    expect(sampled?.body?.tools ?? []).toEqual([]);
+    await scenario.testApp.app.stop();
+    expect(auditLines(scenario.testApp.dataDir)).toContainEqual(expect.objectContaining({ kind: 'sampling-requested', server: 'asker', outcome: 'ok' }));
   });
 });
