@@ -84,13 +84,16 @@ export function createElicitationBroker(options: {
     return response;
   };
 
-  /** Stops a call that waits on a person: the server's request is cancelled first, then the call. */
+  /**
+   * Stops a call: the call is cancelled first (the server is told `notifications/cancelled` and drops it), then a
+   * request still waiting on a person is answered `cancel` so nothing is left hanging. A later answer re-issues the call.
+   */
   const abandon = (call: InFlightCall, why: string) => {
     clearTimeout(call.liveTimer);
+    options.logger.debug({ mcpServer: server, why }, 'MCP call stopped');
+    call.controller.abort(new Error(why));
     call.waiting?.respond({ action: 'cancel' });
     call.waiting = undefined;
-    options.logger.debug({ mcpServer: server, why }, 'MCP call waiting on a person abandoned');
-    call.controller.abort(new Error(why));
   };
 
   function awaitCall(call: InFlightCall, signal: AbortSignal): Promise<ToolOutcome> {
