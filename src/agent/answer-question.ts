@@ -1,6 +1,6 @@
 import type { Target } from '../events/target.js';
 import type { TurnDelivery, TurnState } from './runtime-dependencies.js';
-import { answerElicitation } from './elicit-in-chat.js';
+import { answerElicitation, splitQuestionId } from './elicit-in-chat.js';
 import { elicitationWords } from './elicitation-fields.js';
 
 /** An answer to an ask_user question, from a button, a number or free text. */
@@ -27,8 +27,14 @@ export function resolveAnswer(text: string, options: readonly string[]): string 
 
 /** Records the answer on the suspended turn (only the person asked may answer) and wakes the turn. */
 export async function answerQuestion(deps: TurnState & TurnDelivery, input: AnswerInput): Promise<void> {
-  const asked = await deps.suspensions.get(input.questionId);
+  const { suspensionId, fieldIndex } = splitQuestionId(input.questionId);
+  const asked = await deps.suspensions.get(suspensionId);
   if (asked?.kind === 'question' && asked.elicitation !== undefined && asked.answer === undefined) {
+    // A button of a field answered before (by typing): not a choice of the field asked now.
+    if (fieldIndex !== undefined && fieldIndex !== asked.elicitation.fieldIndex) {
+      if (input.acknowledgementId !== undefined) await deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text: deps.messagesFor(input.replyTarget.channel).questionNotFound, isAlert: true });
+      return;
+    }
     await answerElicitation(deps, { ...input, suspended: { ...asked, elicitation: asked.elicitation }, text: input.cancelled ? elicitationWords.cancel : input.answer });
     return;
   }

@@ -2,7 +2,7 @@ import type { ApprovalChoice } from '../events/approval-card.js';
 import { assertNever } from '../events/assert-never.js';
 import type { ActionClicked, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
-import { answerElicitation, mayAnswerQuestion } from './elicit-in-chat.js';
+import { answerElicitation, mayAnswerQuestion, splitQuestionId } from './elicit-in-chat.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Messages } from '../i18n/messages.js';
 import type { AttachmentReading } from '../media/create-attachment-reader.js';
@@ -114,7 +114,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       });
       return;
     }
-    const question = await deps.suspensions.get(event.actionId);
+    const question = await deps.suspensions.get(splitQuestionId(event.actionId).suspensionId);
     const options = question?.kind === 'question' ? (question.options ?? []) : [];
     await answerQuestion(deps, {
       questionId: event.actionId,

@@ -19,6 +19,20 @@ export type ElicitationReply = {
   readonly acknowledgementId?: string;
 };
 
+/**
+ * The id a field's question goes out under: the suspension's id and the field's position, so a button left on an
+ * earlier field's message (answered by typing) is refused instead of being read as a choice of the field asked now.
+ */
+export function fieldQuestionId(suspensionId: string, fieldIndex: number): string {
+  return `${suspensionId}-${fieldIndex}`;
+}
+
+/** The suspension a question id belongs to, and the field it asked (for an MCP server's request). Pure. */
+export function splitQuestionId(questionId: string): { readonly suspensionId: string; readonly fieldIndex?: number } {
+  const match = /^([^-]+)-(\d+)$/.exec(questionId);
+  return match?.[1] !== undefined && match[2] !== undefined ? { suspensionId: match[1], fieldIndex: Number(match[2]) } : { suspensionId: questionId };
+}
+
 /** Whether this person may answer the question: its answerers for an MCP server's request, else the person asked. Pure. */
 export function mayAnswerQuestion(suspended: SuspendedCall, senderId: string): boolean {
   return suspended.elicitation === undefined ? suspended.userId === senderId : suspended.elicitation.answerers.includes(senderId);
@@ -39,7 +53,7 @@ export async function suspendForElicitation(deps: RuntimeDependencies, scope: Tu
   const record: SuspendedTurn = { ...base, kind: 'question', question: question.text, options: question.options, elicitation: pending };
   await deps.suspensions.set(record.id, record);
   await deps.openQuestions.set(scope.sessionKey, record.id);
-  for (const target of targets) await deps.outbox.send({ type: 'question-asked', target, questionId: record.id, text: question.text, options: question.options, causationId: scope.causationId });
+  for (const target of targets) await deps.outbox.send({ type: 'question-asked', target, questionId: fieldQuestionId(record.id, 0), text: question.text, options: question.options, causationId: scope.causationId });
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: question.text });
 }
 
@@ -91,7 +105,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
           return;
         }
         await acknowledge(`${field.label}: ${reply.kind === 'skip' ? '-' : formatValue(reply.value)}`, false);
-        await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: suspended.id, text: question.text, options: question.options, causationId: suspended.causationId });
+        await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: fieldQuestionId(suspended.id, next), text: question.text, options: question.options, causationId: suspended.causationId });
         return;
       }
       await finish(deps, input, 'accept', withDefaults(fields, content));
@@ -117,7 +131,7 @@ function questionFor(pending: PendingElicitation, retryReason?: string): { reado
 
 async function ask(deps: TurnDelivery, input: ElicitationReply, pending: PendingElicitation, retryReason: string): Promise<void> {
   const question = questionFor(pending, retryReason);
-  await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: input.suspended.id, text: question.text, options: question.options, causationId: input.suspended.causationId });
+  await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: fieldQuestionId(input.suspended.id, pending.fieldIndex), text: question.text, options: question.options, causationId: input.suspended.causationId });
 }
 
 /** The next question goes where the person answered (the origin chat, or an approver's own chat). */

@@ -63,11 +63,15 @@ describe('MCP elicitation in the chat (a server asks the person during a tool ca
     await press(scenario, size, /^large$/);
     const sugar = await questionAbout(scenario, /\(2\/4\) Sugar/, 'the sugar question');
     await press(scenario, sugar, /^Yes$/);
-    await questionAbout(scenario, /\(3\/4\) Cups/, 'the cups question');
+    const cups = await questionAbout(scenario, /\(3\/4\) Cups/, 'the cups question');
     await say(scenario, '9');
     await questionAbout(scenario, /not accepted: at most 4/, 'the cups question again');
     await say(scenario, '2');
     const name = await questionAbout(scenario, /\(4\/4\) Name on the cup \(optional\)/, 'the name question');
+    // The cups question was answered by typing: its buttons are stale, and a press is refused, not read as a choice now.
+    await press(scenario, cups, /^Decline$/);
+    const stale = await waitFor(() => scenario?.proxy.callsOf('answerCallbackQuery').find((call) => call.body.show_alert === true), 'the refusal of a stale button');
+    expect(stale.body.text).toBe('That question is no longer open.');
     await press(scenario, name, /^Skip$/);
 
     await scenario.waitForBotMessage((message) => message.text === 'Your coffee is ordered.', 'the answer after the call');
