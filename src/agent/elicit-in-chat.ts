@@ -1,6 +1,7 @@
 import type { PendingElicitation, SuspendedCall, SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { Target } from '../events/target.js';
 import type { ElicitationAction } from '../registry/elicitation.js';
+import type { ElicitationMessages } from '../i18n/elicitation-messages.js';
 import { approvalParties } from './approval-parties.js';
 import { askField, canAcceptRest, type ElicitationField, formatValue, listFields, readFieldReply, withDefaults } from './elicitation-fields.js';
 import type { CallSuspension } from './execute-calls.js';
@@ -49,7 +50,7 @@ export async function suspendForElicitation(deps: RuntimeDependencies, scope: Tu
   // The chat where the turn started, and where approval cards go (an approver's private chat) when others answer.
   const targets = [scope.target, ...(parties?.targets ?? []).filter((target) => target.channel !== scope.target.channel || target.chatId !== scope.target.chatId)];
   const pending: PendingElicitation = { form, argumentsHash, fieldIndex: 0, content: {}, answerers, typedChoices: deps.numberedChannels?.has(scope.channel) !== true };
-  const question = questionFor(pending);
+  const question = questionFor(pending, deps.messagesFor(scope.channel).elicitation);
   const record: SuspendedTurn = { ...base, kind: 'question', question: question.text, options: question.options, elicitation: pending };
   await deps.suspensions.set(record.id, record);
   await deps.openQuestions.set(scope.sessionKey, record.id);
@@ -73,11 +74,11 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
   }
   const fields = listFields(pending.form.requestedSchema);
   const field = fields[pending.fieldIndex];
-  const reply = readFieldReply(field, input.text, suspended.options ?? []);
+  const reply = readFieldReply(field, input.text, suspended.options ?? [], messages.elicitation);
   switch (reply.kind) {
     case 'invalid': {
       await acknowledge(reply.reason, true);
-      await ask(deps, input, pending, reply.reason);
+      await ask(deps, input, pending, messages.elicitation, reply.reason);
       return;
     }
     case 'decline':
@@ -93,7 +94,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
       const next = pending.fieldIndex + 1;
       if (field !== undefined && next < fields.length) {
         const moved = { ...pending, fieldIndex: next, content };
-        const question = questionFor(moved);
+        const question = questionFor(moved, messages.elicitation);
         let taken = false;
         await deps.suspensions.update(suspended.id, (current) => {
           if (current?.kind !== 'question' || current.elicitation?.fieldIndex !== pending.fieldIndex || current.answer !== undefined) return current;
@@ -115,7 +116,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
 }
 
 /** The question for the field asked now. Pure. */
-function questionFor(pending: PendingElicitation, retryReason?: string): { readonly text: string; readonly options: readonly string[] } {
+function questionFor(pending: PendingElicitation, strings: ElicitationMessages, retryReason?: string): { readonly text: string; readonly options: readonly string[] } {
   const fields = listFields(pending.form.requestedSchema);
   const field: ElicitationField | undefined = fields[pending.fieldIndex];
   return askField({
@@ -125,12 +126,13 @@ function questionFor(pending: PendingElicitation, retryReason?: string): { reado
     position: `(${pending.fieldIndex + 1}/${fields.length})`,
     typedChoices: pending.typedChoices,
     canAcceptRest: canAcceptRest(fields, pending.fieldIndex),
+    strings,
     ...(retryReason === undefined ? {} : { retryReason }),
   });
 }
 
-async function ask(deps: TurnDelivery, input: ElicitationReply, pending: PendingElicitation, retryReason: string): Promise<void> {
-  const question = questionFor(pending, retryReason);
+async function ask(deps: TurnDelivery, input: ElicitationReply, pending: PendingElicitation, strings: ElicitationMessages, retryReason: string): Promise<void> {
+  const question = questionFor(pending, strings, retryReason);
   await deps.outbox.send({ type: 'question-asked', target: askTarget(input), questionId: fieldQuestionId(input.suspended.id, pending.fieldIndex), text: question.text, options: question.options, causationId: input.suspended.causationId });
 }
 
@@ -157,7 +159,7 @@ async function finish(deps: TurnState & TurnDelivery, input: ElicitationReply, a
     if (input.acknowledgementId !== undefined) await deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text: messages.questionNotFound, isAlert: true });
     return;
   }
-  const line = `Sent to the MCP server "${pending.form.server}": ${summary}`;
+  const line = messages.elicitation.sentToServer(pending.form.server, summary);
   if (input.acknowledgementId !== undefined) await deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text: line, isAlert: false });
   await deps.resumeRequests.request({ suspensionId: updated.id, sessionKey: updated.sessionKey, target: updated.target, traceId: updated.traceId, origin: updated.origin, unattended: updated.unattended });
 }

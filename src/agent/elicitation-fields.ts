@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { assertNever } from '../events/assert-never.js';
+import { type ElicitationMessages, englishElicitationMessages } from '../i18n/elicitation-messages.js';
 
 /** One field of an elicitation form, as the chat asks it. */
 export type ElicitationField = {
@@ -16,8 +17,8 @@ export type ElicitationField = {
   readonly schema: Readonly<Record<string, unknown>>;
 };
 
-/** The reply words every question understands (also the button labels). */
-export const elicitationWords = { decline: 'Decline', cancel: 'Cancel', skip: 'Skip', accept: 'Accept', acceptRest: 'Accept the rest as default', yes: 'Yes', no: 'No', useDefault: 'Use default' } as const;
+/** The English reply words, understood in every locale besides the chat's own (also `/cancel`'s word). */
+export const elicitationWords = englishElicitationMessages.words;
 
 /** A reply to one field: a value, a skip, the whole request declined or cancelled, or a reason to ask again. */
 export type FieldReply =
@@ -78,27 +79,30 @@ export function askField(input: {
   readonly typedChoices: boolean;
   /** Every field from this one on may be left to its default or out: "Accept the rest as default" is offered. */
   readonly canAcceptRest: boolean;
+  /** The chat's language. */
+  readonly strings: ElicitationMessages;
 }): { readonly text: string; readonly options: readonly string[] } {
-  const { field } = input;
-  const head = `The MCP server "${input.server}" asks: ${input.message}`;
-  const again = input.retryReason === undefined ? [] : [`That answer was not accepted: ${input.retryReason}. Please answer again.`];
-  const closing = [...(input.canAcceptRest && field !== undefined ? [elicitationWords.acceptRest] : []), elicitationWords.decline, elicitationWords.cancel];
-  if (field === undefined) return { text: [head, ...again].join('\n\n'), options: [elicitationWords.accept, ...closing] };
-  const describeDefault = field.defaultValue === undefined ? '' : ` (default: ${formatValue(field.defaultValue)})`;
-  const lines = [`${input.position} ${field.label}${field.required ? '' : ' (optional)'}${describeDefault}`, ...(field.description === undefined ? [] : [field.description])];
-  const skip = field.required ? [] : [elicitationWords.skip];
-  const defaultChoice = field.defaultValue === undefined ? [] : [`${elicitationWords.useDefault}: ${formatValue(field.defaultValue)}`];
+  const { field, strings } = input;
+  const { words } = strings;
+  const head = strings.asks(input.server, input.message);
+  const again = input.retryReason === undefined ? [] : [strings.notAccepted(input.retryReason)];
+  const closing = [...(input.canAcceptRest && field !== undefined ? [words.acceptRest] : []), words.decline, words.cancel];
+  if (field === undefined) return { text: [head, ...again].join('\n\n'), options: [words.accept, ...closing] };
+  const describeDefault = field.defaultValue === undefined ? '' : strings.defaultIs(formatValue(field.defaultValue));
+  const lines = [`${input.position} ${field.label}${field.required ? '' : strings.optional}${describeDefault}`, ...(field.description === undefined ? [] : [field.description])];
+  const skip = field.required ? [] : [words.skip];
+  const defaultChoice = field.defaultValue === undefined ? [] : [`${words.useDefault}: ${formatValue(field.defaultValue)}`];
   switch (field.kind) {
     case 'boolean':
-      return { text: [head, ...again, ...lines].join('\n\n'), options: [elicitationWords.yes, elicitationWords.no, ...skip, ...closing] };
+      return { text: [head, ...again, ...lines].join('\n\n'), options: [words.yes, words.no, ...skip, ...closing] };
     case 'enum':
       return { text: [head, ...again, ...lines].join('\n\n'), options: [...field.choices.map((choice) => choice.label), ...skip, ...closing] };
     case 'multi':
     case 'string':
     case 'number':
     case 'integer': {
-      const typeHint = field.kind === 'multi' ? `Type your choices separated by commas: ${field.choices.map((choice) => choice.label).join(', ')}.` : `Type your answer${field.kind === 'string' ? '' : ` (a${field.kind === 'integer' ? ' whole' : ''} number)`}.`;
-      const wordsHint = `Or reply ${[...defaultChoice, ...skip, ...closing].map((word) => `"${word}"`).join(', ')}.`;
+      const typeHint = field.kind === 'multi' ? strings.typeChoices(field.choices.map((choice) => choice.label).join(', ')) : field.kind === 'string' ? strings.typeText : field.kind === 'integer' ? strings.typeInteger : strings.typeNumber;
+      const wordsHint = strings.orReply([...defaultChoice, ...skip, ...closing].map((word) => `"${word}"`).join(', '));
       return { text: [head, ...again, ...lines, `${typeHint} ${wordsHint}`].join('\n\n'), options: input.typedChoices ? [...defaultChoice, ...skip, ...closing] : [] };
     }
     default:
@@ -111,31 +115,35 @@ export function askField(input: {
  * typed field takes the text as its value unless it is one of the reply words. The value is checked against the
  * field's schema. Pure.
  */
-export function readFieldReply(field: ElicitationField | undefined, text: string, shownOptions: readonly string[]): FieldReply {
-  return readReply(field, text, shownOptions, true);
+export function readFieldReply(field: ElicitationField | undefined, text: string, shownOptions: readonly string[], strings: ElicitationMessages = englishElicitationMessages): FieldReply {
+  return readReply({ field, shownOptions, strings }, text, true);
 }
 
-function readReply(field: ElicitationField | undefined, text: string, shownOptions: readonly string[], byNumber: boolean): FieldReply {
+type ReplyContext = { readonly field: ElicitationField | undefined; readonly shownOptions: readonly string[]; readonly strings: ElicitationMessages };
+
+function readReply(context: ReplyContext, text: string, byNumber: boolean): FieldReply {
+  const { field, shownOptions, strings } = context;
   const trimmed = text.trim();
-  const word = trimmed.toLowerCase();
-  if (word === elicitationWords.decline.toLowerCase()) return { kind: 'decline' };
-  if (word === elicitationWords.cancel.toLowerCase()) return { kind: 'cancel' };
-  if (word === elicitationWords.acceptRest.toLowerCase() && shownOptions.includes(elicitationWords.acceptRest)) return { kind: 'accept-rest' };
+  // A reply word in the chat's language or in English.
+  const is = (key: keyof ElicitationMessages['words']) => [strings.words[key], elicitationWords[key]].some((word) => word.toLowerCase() === trimmed.toLowerCase());
+  if (is('decline')) return { kind: 'decline' };
+  if (is('cancel')) return { kind: 'cancel' };
+  if (is('acceptRest') && shownOptions.includes(strings.words.acceptRest)) return { kind: 'accept-rest' };
   // Choices are picked by their number too (numbered replies); a typed field's number is its value.
   const number = Number(trimmed);
   const isChoice = field === undefined || field.kind === 'enum' || field.kind === 'boolean';
   const picked = byNumber && isChoice && Number.isInteger(number) && number >= 1 ? shownOptions[number - 1] : undefined;
-  if (picked !== undefined) return readReply(field, picked, shownOptions, false);
-  if (field === undefined) {
-    if (word === elicitationWords.accept.toLowerCase()) return { kind: 'value', value: undefined };
-    return { kind: 'invalid', reason: `reply ${elicitationWords.accept}, ${elicitationWords.decline} or ${elicitationWords.cancel}` };
-  }
-  if (!field.required && word === elicitationWords.skip.toLowerCase()) return { kind: 'skip' };
-  if (field.defaultValue !== undefined && word.startsWith(elicitationWords.useDefault.toLowerCase())) return { kind: 'value', value: field.defaultValue };
+  if (picked !== undefined) return readReply(context, picked, false);
+  if (field === undefined) return is('accept') ? { kind: 'value', value: undefined } : { kind: 'invalid', reason: strings.reasons.replyAcceptDeclineCancel };
+  if (!field.required && is('skip')) return { kind: 'skip' };
+  const useDefault = [strings.words.useDefault, elicitationWords.useDefault].some((word) => trimmed.toLowerCase().startsWith(word.toLowerCase()));
+  if (field.defaultValue !== undefined && useDefault) return { kind: 'value', value: field.defaultValue };
+  if (field.kind === 'boolean' && is('yes')) return { kind: 'value', value: true };
+  if (field.kind === 'boolean' && is('no')) return { kind: 'value', value: false };
   const value = toValue(field, trimmed);
-  if (value === undefined) return { kind: 'invalid', reason: describeExpected(field) };
-  const checked = fieldSchema(field).safeParse(value);
-  return checked.success ? { kind: 'value', value: checked.data } : { kind: 'invalid', reason: checked.error.issues[0]?.message ?? describeExpected(field) };
+  if (value === undefined) return { kind: 'invalid', reason: describeExpected(field, strings) };
+  const checked = fieldSchema(field, strings).safeParse(value);
+  return checked.success ? { kind: 'value', value: checked.data } : { kind: 'invalid', reason: checked.error.issues[0]?.message ?? describeExpected(field, strings) };
 }
 
 /** Whether every field from `index` on may be left to its default or out (no required field without a default). Pure. */
@@ -187,44 +195,45 @@ function toValue(field: ElicitationField, text: string): unknown {
 }
 
 /** A zod schema for the field with the limits the spec allows (lengths, formats, ranges, item counts). */
-function fieldSchema(field: ElicitationField): z.ZodType {
+function fieldSchema(field: ElicitationField, strings: ElicitationMessages): z.ZodType {
   const schema = field.schema;
+  const { reasons } = strings;
   const number = (key: string) => (typeof schema[key] === 'number' ? (schema[key] as number) : undefined);
   switch (field.kind) {
     case 'string': {
       let text = z.string();
       const min = number('minLength');
       const max = number('maxLength');
-      if (min !== undefined) text = text.min(min, `at least ${min} characters`);
-      if (max !== undefined) text = text.max(max, `at most ${max} characters`);
+      if (min !== undefined) text = text.min(min, reasons.minLength(min));
+      if (max !== undefined) text = text.max(max, reasons.maxLength(max));
       switch (schema.format) {
         case 'email':
-          return text.pipe(z.email('an email address'));
+          return text.pipe(z.email(reasons.email));
         case 'uri':
-          return text.pipe(z.url('a link (https://...)'));
+          return text.pipe(z.url(reasons.uri));
         case 'date':
-          return text.pipe(z.iso.date('a date as YYYY-MM-DD'));
+          return text.pipe(z.iso.date(reasons.date));
         case 'date-time':
-          return text.pipe(z.iso.datetime({ offset: true, message: 'a date and time as YYYY-MM-DDTHH:MM:SSZ' }));
+          return text.pipe(z.iso.datetime({ offset: true, message: reasons.dateTime }));
         default:
           return text;
       }
     }
     case 'number':
     case 'integer': {
-      let value = field.kind === 'integer' ? z.number().int('a whole number') : z.number();
+      let value = field.kind === 'integer' ? z.number().int(reasons.integer) : z.number();
       const min = number('minimum');
       const max = number('maximum');
-      if (min !== undefined) value = value.min(min, `at least ${min}`);
-      if (max !== undefined) value = value.max(max, `at most ${max}`);
+      if (min !== undefined) value = value.min(min, reasons.minimum(min));
+      if (max !== undefined) value = value.max(max, reasons.maximum(max));
       return value;
     }
     case 'multi': {
       let list = z.array(z.string());
       const min = number('minItems');
       const max = number('maxItems');
-      if (min !== undefined) list = list.min(min, `at least ${min} choices`);
-      if (max !== undefined) list = list.max(max, `at most ${max} choices`);
+      if (min !== undefined) list = list.min(min, reasons.minItems(min));
+      if (max !== undefined) list = list.max(max, reasons.maxItems(max));
       return list;
     }
     case 'boolean':
@@ -235,20 +244,22 @@ function fieldSchema(field: ElicitationField): z.ZodType {
   }
 }
 
-function describeExpected(field: ElicitationField): string {
+function describeExpected(field: ElicitationField, strings: ElicitationMessages): string {
+  const { reasons } = strings;
+  const labels = field.choices.map((choice) => choice.label).join(', ');
   switch (field.kind) {
     case 'boolean':
-      return 'answer yes or no';
+      return reasons.yesOrNo;
     case 'enum':
-      return `choose one of ${field.choices.map((choice) => choice.label).join(', ')}`;
+      return reasons.chooseOne(labels);
     case 'multi':
-      return `choose from ${field.choices.map((choice) => choice.label).join(', ')}`;
+      return reasons.chooseFrom(labels);
     case 'number':
-      return 'a number';
+      return reasons.number;
     case 'integer':
-      return 'a whole number';
+      return reasons.integer;
     case 'string':
-      return 'some text';
+      return reasons.text;
     default:
       return assertNever(field.kind, 'elicitation field kind');
   }

@@ -24,11 +24,12 @@ describe('MCP elicitation over WeChat: numbered replies for choices, typed value
     world.say(alice, 'order me a coffee');
 
     const [size] = await world.waitForSent('alice', 1);
-    expect(size).toContain('The MCP server "asker" asks: How would you like your coffee?');
-    expect(size).toContain('1. small\n2. large\n3. Decline\n4. Cancel');
+    // The chat's language (WeChat defaults to zh-CN); the server's own words are shown as it sent them.
+    expect(size).toContain('MCP 服务「asker」询问：How would you like your coffee?');
+    expect(size).toContain('1. small\n2. large\n3. 拒绝\n4. 取消');
     world.say(alice, '2');
     const sugar = (await world.waitForSent('alice', 2))[1];
-    expect(sugar).toContain('1. Yes\n2. No');
+    expect(sugar).toContain('1. 是\n2. 否');
     world.say(alice, '1');
     const cups = (await world.waitForSent('alice', 3))[2];
     // A typed field has no numbered list: the number typed is the value.
@@ -36,7 +37,7 @@ describe('MCP elicitation over WeChat: numbered replies for choices, typed value
     expect(cups).not.toMatch(/^1\. /m);
     world.say(alice, '3');
     const name = (await world.waitForSent('alice', 4))[3];
-    expect(name).toContain('(4/4) Name on the cup (optional)');
+    expect(name).toContain('(4/4) Name on the cup（可选）');
     answer({ text: '咖啡已经点好了。' });
     world.say(alice, 'Ada');
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { askField, canAcceptRest, listFields, readFieldReply, withDefaults } from '../../../src/agent/elicitation-fields.js';
+import { chineseElicitationMessages, englishElicitationMessages } from '../../../src/i18n/elicitation-messages.js';
 
 // The schema of the official conformance scenario elicitation-sep1034-client-defaults: every field optional, with a default.
 const defaultsSchema = {
@@ -49,7 +50,7 @@ describe('elicitation fields (SEP-1034 forms asked in a chat)', () => {
     expect(readFieldReply(cups, '1.5', [])).toEqual({ kind: 'invalid', reason: 'a whole number' });
     expect(readFieldReply(cups, 'two', [])).toEqual({ kind: 'invalid', reason: 'a whole number' });
     // A choice is read by its label, its value or (numbered replies) its position among the options shown.
-    const shown = askField({ server: 's', message: 'm', field: plan, position: '(3/5)', typedChoices: true, canAcceptRest: false }).options;
+    const shown = askField({ server: 's', message: 'm', field: plan, position: '(3/5)', typedChoices: true, canAcceptRest: false, strings: englishElicitationMessages }).options;
     expect(shown).toEqual(['Basic', 'Pro', 'Decline', 'Cancel']);
     expect(readFieldReply(plan, 'Pro', shown)).toEqual({ kind: 'value', value: 'p' });
     expect(readFieldReply(plan, 'b', shown)).toEqual({ kind: 'value', value: 'b' });
@@ -75,7 +76,7 @@ describe('elicitation fields (SEP-1034 forms asked in a chat)', () => {
     expect(canAcceptRest(fields, 0)).toBe(true);
     expect(canAcceptRest(listFields(formSchema), 4)).toBe(true);
     expect(canAcceptRest(listFields(formSchema), 3)).toBe(false);
-    const question = askField({ server: 'conformance', message: 'please accept with defaults', field: fields[0], position: '(1/5)', typedChoices: true, canAcceptRest: true });
+    const question = askField({ server: 'conformance', message: 'please accept with defaults', field: fields[0], position: '(1/5)', typedChoices: true, canAcceptRest: true, strings: englishElicitationMessages });
     expect(question.text).toContain('The MCP server "conformance" asks: please accept with defaults');
     expect(question.options).toEqual(['Use default: John Doe', 'Skip', 'Accept the rest as default', 'Decline', 'Cancel']);
     expect(readFieldReply(fields[0], 'Accept the rest as default', question.options)).toEqual({ kind: 'accept-rest' });
@@ -83,10 +84,23 @@ describe('elicitation fields (SEP-1034 forms asked in a chat)', () => {
   });
 
   it('asks a form without fields as a confirmation', () => {
-    const question = askField({ server: 's', message: 'Proceed?', field: undefined, position: '(1/0)', typedChoices: true, canAcceptRest: true });
+    const question = askField({ server: 's', message: 'Proceed?', field: undefined, position: '(1/0)', typedChoices: true, canAcceptRest: true, strings: englishElicitationMessages });
     expect(question.options).toEqual(['Accept', 'Decline', 'Cancel']);
     expect(readFieldReply(undefined, '1', question.options)).toEqual({ kind: 'value', value: undefined });
     expect(readFieldReply(undefined, 'cancel', question.options)).toEqual({ kind: 'cancel' });
     expect(readFieldReply(undefined, 'maybe', question.options)).toMatchObject({ kind: 'invalid' });
+  });
+
+  it('speaks the chat\'s language and still understands the English reply words', () => {
+    const [confirm] = listFields({ type: 'object', properties: { confirm: { type: 'boolean', title: '确认' } }, required: ['confirm'] });
+    const question = askField({ server: '银行', message: '转账 20 元？', field: confirm, position: '(1/1)', typedChoices: true, canAcceptRest: false, strings: chineseElicitationMessages });
+    expect(question.text).toContain('MCP 服务「银行」询问：转账 20 元？');
+    expect(question.options).toEqual(['是', '否', '拒绝', '取消']);
+    expect(readFieldReply(confirm, '是', question.options, chineseElicitationMessages)).toEqual({ kind: 'value', value: true });
+    expect(readFieldReply(confirm, '2', question.options, chineseElicitationMessages)).toEqual({ kind: 'value', value: false });
+    expect(readFieldReply(confirm, '拒绝', question.options, chineseElicitationMessages)).toEqual({ kind: 'decline' });
+    expect(readFieldReply(confirm, 'cancel', question.options, chineseElicitationMessages)).toEqual({ kind: 'cancel' });
+    const [cups] = listFields({ type: 'object', properties: { cups: { type: 'integer', maximum: 4 } }, required: ['cups'] });
+    expect(readFieldReply(cups, '9', [], chineseElicitationMessages)).toEqual({ kind: 'invalid', reason: '不能大于 4' });
   });
 });
