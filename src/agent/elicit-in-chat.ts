@@ -74,7 +74,7 @@ export async function answerElicitation(deps: TurnState & TurnDelivery, input: E
   }
   const fields = listFields(pending.form.requestedSchema);
   const field = fields[pending.fieldIndex];
-  const reply = readFieldReply(field, input.text, suspended.options ?? [], messages.elicitation);
+  const reply = readFieldReply(field, input.text, suspended.options ?? [], messages.elicitation, canAcceptRest(fields, pending.fieldIndex));
   switch (reply.kind) {
     case 'invalid': {
       await acknowledge(reply.reason, true);

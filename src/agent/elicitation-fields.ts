@@ -115,20 +115,27 @@ export function askField(input: {
  * typed field takes the text as its value unless it is one of the reply words. The value is checked against the
  * field's schema. Pure.
  */
-export function readFieldReply(field: ElicitationField | undefined, text: string, shownOptions: readonly string[], strings: ElicitationMessages = englishElicitationMessages): FieldReply {
-  return readReply({ field, shownOptions, strings }, text, true);
+export function readFieldReply(
+  field: ElicitationField | undefined,
+  text: string,
+  shownOptions: readonly string[],
+  strings: ElicitationMessages = englishElicitationMessages,
+  /** "Accept the rest as default" is allowed (typed too, where typed fields show no options); default: when it is shown. */
+  acceptRest: boolean = shownOptions.includes(strings.words.acceptRest),
+): FieldReply {
+  return readReply({ field, shownOptions, strings, acceptRest }, text, true);
 }
 
-type ReplyContext = { readonly field: ElicitationField | undefined; readonly shownOptions: readonly string[]; readonly strings: ElicitationMessages };
+type ReplyContext = { readonly field: ElicitationField | undefined; readonly shownOptions: readonly string[]; readonly strings: ElicitationMessages; readonly acceptRest: boolean };
 
 function readReply(context: ReplyContext, text: string, byNumber: boolean): FieldReply {
-  const { field, shownOptions, strings } = context;
+  const { field, shownOptions, strings, acceptRest } = context;
   const trimmed = text.trim();
   // A reply word in the chat's language or in English.
   const is = (key: keyof ElicitationMessages['words']) => [strings.words[key], elicitationWords[key]].some((word) => word.toLowerCase() === trimmed.toLowerCase());
   if (is('decline')) return { kind: 'decline' };
   if (is('cancel')) return { kind: 'cancel' };
-  if (is('acceptRest') && shownOptions.includes(strings.words.acceptRest)) return { kind: 'accept-rest' };
+  if (is('acceptRest') && acceptRest && field !== undefined) return { kind: 'accept-rest' };
   // Choices are picked by their number too (numbered replies); a typed field's number is its value.
   const number = Number(trimmed);
   const isChoice = field === undefined || field.kind === 'enum' || field.kind === 'boolean';

@@ -80,6 +80,9 @@ describe('elicitation fields (SEP-1034 forms asked in a chat)', () => {
     expect(question.text).toContain('The MCP server "conformance" asks: please accept with defaults');
     expect(question.options).toEqual(['Use default: John Doe', 'Skip', 'Accept the rest as default', 'Decline', 'Cancel']);
     expect(readFieldReply(fields[0], 'Accept the rest as default', question.options)).toEqual({ kind: 'accept-rest' });
+    // Typed on a channel with numbered replies, where a typed field shows no options.
+    expect(readFieldReply(fields[0], 'accept the rest as default', [], englishElicitationMessages, true)).toEqual({ kind: 'accept-rest' });
+    expect(readFieldReply(listFields(formSchema)[0], 'Accept the rest as default', [], englishElicitationMessages, false)).toMatchObject({ kind: 'invalid' });
     expect(withDefaults(fields, { name: 'Ada' })).toEqual({ name: 'Ada', age: 30, score: 95.5, status: 'active', verified: true });
   });
 
