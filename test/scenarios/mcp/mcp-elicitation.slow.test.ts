@@ -186,6 +186,9 @@ describe('MCP elicitation in the chat (a server asks the person during a tool ca
     expect(log.entries().find((entry) => entry.tool === 'summarise' && entry.event === 'started')?.content?.clientCapabilities).toHaveProperty('sampling');
     const sampled = scenario.modelRequests().find((request) => JSON.stringify(request.body?.messages ?? []).includes('Summarise: a long story'));
     expect(sampled?.body?.tools ?? []).toEqual([]);
+    // Counted for the server as the job mcp:asker (budgets.job limits it), a second behind the call like every counter.
+    const usage = scenario.testApp.app.store.namespace<unknown>('usage');
+    await waitFor(async () => (await usage.entries()).some(([key]) => key.endsWith('|job|mcp:asker')), 'the usage counter of job mcp:asker');
     await scenario.testApp.app.stop();
     expect(auditLines(scenario.testApp.dataDir)).toContainEqual(expect.objectContaining({ kind: 'sampling-requested', server: 'asker', outcome: 'ok' }));
   });
