@@ -28,7 +28,7 @@ export function renderForTerminal(event: OutboundEvent, messages: Messages): str
     case 'approval-resolved':
       return `[${event.approvalId}] ${event.outcome}`;
     case 'question-asked':
-      return [event.text, ...event.options.map((option, index) => `  ${index + 1}. ${option}`), messages.questionHint].join('\n');
+      return [event.text, ...event.options.map((option, index) => `  ${index + 1}. ${option}`), ...(event.options.length > 0 ? [messages.questionHint] : [])].join('\n');
     case 'action-answered':
       return event.isAlert ? `! ${event.text}` : undefined;
     case 'typing':

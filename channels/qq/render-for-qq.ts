@@ -55,7 +55,7 @@ export function renderForQq(event: OutboundEvent, options: QqRenderOptions): rea
     case 'approval-resolved':
       return split(options.messages.qqOutcomeLine(event.approvalId, event.outcome));
     case 'question-asked':
-      return split([markdownToPlainText(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), options.messages.questionHint].join('\n'));
+      return split([markdownToPlainText(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), ...(event.options.length > 0 ? [options.messages.questionHint] : [])].join('\n'));
     case 'action-answered':
       // Refusals are shown; a confirmation would repeat the outcome line.
       return event.isAlert ? split(event.text) : [];

@@ -50,7 +50,7 @@ export function renderForWechat(event: OutboundEvent, options: WechatRenderOptio
     case 'approval-resolved':
       return splitText(messages.wechatOutcomeLine(event.approvalId, event.outcome), splitAt);
     case 'question-asked':
-      return splitText(withRoomHint([markdownToPlainText(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), messages.questionHint].join('\n'), options), splitAt);
+      return splitText(withRoomHint([markdownToPlainText(event.text), ...event.options.map((option, index) => `${index + 1}. ${option}`), ...(event.options.length > 0 ? [messages.questionHint] : [])].join('\n'), options), splitAt);
     case 'action-answered':
       // Refusals are shown; a confirmation would repeat the outcome line that approval-resolved posts.
       return event.isAlert ? splitText(event.text, splitAt) : [];

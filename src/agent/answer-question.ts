@@ -1,5 +1,7 @@
 import type { Target } from '../events/target.js';
 import type { TurnDelivery, TurnState } from './runtime-dependencies.js';
+import { answerElicitation, splitQuestionId } from './elicit-in-chat.js';
+import { elicitationWords } from './elicitation-fields.js';
 
 /** An answer to an ask_user question, from a button, a number or free text. */
 export type AnswerInput = {
@@ -11,6 +13,8 @@ export type AnswerInput = {
   readonly acknowledgementId?: string;
   /** Skip the acknowledgement (the caller answers itself). */
   readonly silent?: boolean;
+  /** The person cancelled the question (`/cancel`) rather than answering it. */
+  readonly cancelled?: boolean;
 };
 
 /** Maps a reply to an option: `2` → the second option, an option's text → itself, anything else → the text as given. */
@@ -23,6 +27,17 @@ export function resolveAnswer(text: string, options: readonly string[]): string 
 
 /** Records the answer on the suspended turn (only the person asked may answer) and wakes the turn. */
 export async function answerQuestion(deps: TurnState & TurnDelivery, input: AnswerInput): Promise<void> {
+  const { suspensionId, fieldIndex } = splitQuestionId(input.questionId);
+  const asked = await deps.suspensions.get(suspensionId);
+  if (asked?.kind === 'question' && asked.elicitation !== undefined && asked.answer === undefined) {
+    // A button of a field answered before (by typing): not a choice of the field asked now.
+    if (fieldIndex !== undefined && fieldIndex !== asked.elicitation.fieldIndex) {
+      if (input.acknowledgementId !== undefined) await deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text: deps.messagesFor(input.replyTarget.channel).questionNotFound, isAlert: true });
+      return;
+    }
+    await answerElicitation(deps, { ...input, suspended: { ...asked, elicitation: asked.elicitation }, text: input.cancelled ? elicitationWords.cancel : input.answer });
+    return;
+  }
   const messages = deps.messagesFor(input.replyTarget.channel);
   const acknowledge = (text: string, isAlert: boolean) =>
     input.silent ? undefined : deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text, isAlert });

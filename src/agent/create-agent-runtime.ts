@@ -5,6 +5,7 @@ import { hookSubject } from '../events/hook-subject.js';
 import type { ActionClicked, HookReceived, InboundEvent, MessageReceived, ScheduleFired } from '../events/inbound-event.js';
 import { hookMessage } from './hook-message.js';
 import { answerQuestion, resolveAnswer } from './answer-question.js';
+import { answerElicitation, mayAnswerQuestion, splitQuestionId } from './elicit-in-chat.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Messages } from '../i18n/messages.js';
 import type { AttachmentReading } from '../media/create-attachment-reader.js';
@@ -55,7 +56,12 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     const questionId = await deps.openQuestions.get(event.sessionKey);
     if (questionId) {
       const question = await deps.suspensions.get(questionId);
-      if (question?.kind === 'question' && question.userId === event.sender.id) {
+      // An MCP server's request takes the typed text as it is: a number may be the value asked for.
+      if (question?.kind === 'question' && question.elicitation !== undefined && question.answer === undefined && mayAnswerQuestion(question, event.sender.id)) {
+        await answerElicitation(deps, { suspended: { ...question, elicitation: question.elicitation }, text: event.text, answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget });
+        return;
+      }
+      if (question?.kind === 'question' && question.elicitation === undefined && question.userId === event.sender.id) {
         await answerQuestion(deps, { questionId, answer: resolveAnswer(event.text, question.options ?? []), answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget, silent: true });
         return;
       }
@@ -113,7 +119,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       return;
     }
     if (await answerCallerQuestionPress(deps, { event, replyTarget })) return;
-    const question = await deps.suspensions.get(event.actionId);
+    const question = await deps.suspensions.get(splitQuestionId(event.actionId).suspensionId);
     const options = question?.kind === 'question' ? (question.options ?? []) : [];
     await answerQuestion(deps, {
       questionId: event.actionId,

@@ -5,6 +5,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ChatMessage, ToolCall } from '../model/chat-message.js';
 import type { TurnScope } from './turn-scope.js';
 import type { CallReviewer } from '../reviewer/create-call-reviewer.js';
+import type { ElicitationAnswer, ElicitationForm } from '../registry/elicitation.js';
 
 /** A call that stopped the batch: it waits for a person's approval or answer. */
 export type CallSuspension =
@@ -19,7 +20,15 @@ export type CallSuspension =
       /** Why the approval reviewer passed the call on to a person (smart mode). */
       readonly reviewerNote?: string;
     }
-  | { readonly kind: 'question'; readonly call: ToolCall; readonly remaining: readonly ToolCall[]; readonly question: string; readonly options: readonly string[] };
+  | {
+      readonly kind: 'question';
+      readonly call: ToolCall;
+      readonly remaining: readonly ToolCall[];
+      readonly question: string;
+      readonly options: readonly string[];
+      /** An MCP server asked the person for input during the call: the request, and the call's approved hash. */
+      readonly elicitation?: { readonly form: ElicitationForm; readonly argumentsHash: string };
+    };
 
 /** Tool results of the calls that ran, and the suspension that stopped the batch, if any. */
 export type CallBatchOutcome = { readonly results: readonly Extract<ChatMessage, { role: 'tool' }>[]; readonly suspension?: CallSuspension };
@@ -44,6 +53,8 @@ export type ExecuteCallsInput = {
   readonly approvedFirstCall?: string;
   /** Smart approvals: settles reviewable calls before a person is asked (attended turns only). */
   readonly reviewer?: CallReviewer;
+  /** The person's answer to the MCP server that asked during the first call of this batch (a resumed elicitation). */
+  readonly firstCallElicitationAnswer?: ElicitationAnswer;
 };
 
 /** Runs a batch of tool calls in order through the registry, stopping at the first that must wait for a person. */
@@ -75,6 +86,7 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       traceStartedHere: input.scope.traceStartedHere,
       callKey,
       signal: input.signal,
+      ...(index === 0 && input.firstCallElicitationAnswer !== undefined ? { elicitationAnswer: input.firstCallElicitationAnswer } : {}),
     });
     let outcome = await execute(index === 0 && input.approvedFirstCall !== undefined ? [input.approvedFirstCall] : []);
     const remaining = input.calls.slice(index + 1);
@@ -93,6 +105,12 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
     if (outcome.kind === 'approval-required') {
       const suspension = { kind: 'approval' as const, call, remaining, tool: outcome.tool, input: outcome.input, argumentsHash: outcome.argumentsHash, reason: outcome.reason };
       return { results, suspension: reviewerNote === undefined ? suspension : { ...suspension, reviewerNote } };
+    }
+    const awaitElicitation = outcome.result.metadata.awaitElicitation as ElicitationForm | undefined;
+    const argumentsHash = outcome.result.metadata.argumentsHash;
+    if (outcome.result.ok && awaitElicitation && typeof argumentsHash === 'string') {
+      const elicitation = { form: awaitElicitation, argumentsHash };
+      return { results, suspension: { kind: 'question', call, remaining, question: awaitElicitation.message, options: [], elicitation } };
     }
     const awaitAnswer = outcome.result.metadata.awaitAnswer as { question: string; options: string[] } | undefined;
     if (outcome.result.ok && awaitAnswer) {

@@ -82,7 +82,7 @@ export async function handleCommand(deps: TurnSettings & TurnState & TurnDeliver
     case 'cancel': {
       const questionId = await deps.openQuestions.get(event.sessionKey);
       if (questionId) {
-        await answerQuestion(deps, { questionId, answer: '(the person cancelled the question)', answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget: target, silent: true });
+        await answerQuestion(deps, { questionId, answer: '(the person cancelled the question)', cancelled: true, answeredById: event.sender.id, answeredByName: event.sender.displayName, replyTarget: target, silent: true });
         await reply(messages.cancelled);
       } else {
         await reply(messages.nothingToCancel);

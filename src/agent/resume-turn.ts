@@ -59,14 +59,26 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   } else {
     if (suspended.answer === undefined) return;
     if ((await countResumptionStart(deps, suspended, undefined)) !== 'run') return;
-    firstResult = `The person (${suspended.answeredBy ?? suspended.userName}) answered: ${suspended.answer}`;
+    // An MCP server's request: the call itself runs on (or again) with the answer, under the approval it already had.
+    if (suspended.elicitation?.answer !== undefined) approvedOnce = suspended.elicitation.argumentsHash;
+    else firstResult = `The person (${suspended.answeredBy ?? suspended.userName}) answered: ${suspended.answer}`;
     await deps.openQuestions.update(suspended.sessionKey, (current) => (current === suspended.id ? undefined : current));
   }
 
   const scope = scopeFrom(deps, suspended);
   const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
+  const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
-  const batch = await executeCalls({ registry: deps.registry, scope, calls, repeats: new Map(), logger: deps.logger, approvedFirstCall: approvedOnce, reviewer: deps.smartApprovals?.reviewCall });
+  const batch = await executeCalls({
+    registry: deps.registry,
+    scope,
+    calls,
+    repeats: new Map(),
+    logger: deps.logger,
+    approvedFirstCall: approvedOnce,
+    reviewer: deps.smartApprovals?.reviewCall,
+    ...(elicitationAnswer === undefined ? {} : { firstCallElicitationAnswer: elicitationAnswer }),
+  });
   const replacements = new Map<string, string>();
   if (firstResult !== undefined) replacements.set(suspended.call.id, firstResult);
   for (const result of batch.results) replacements.set(result.toolCallId, result.content);

@@ -32,6 +32,8 @@ export type TurnSettings = {
   readonly streamingChannels?: ReadonlySet<string>;
   /** Interrupted starts after which a resumption is parked instead of run again (`bus.parkAfterInterruptions`, default 2). */
   readonly parkAfterInterruptions?: number;
+  /** Channels whose cards and questions are answered with numbered replies (no buttons). */
+  readonly numberedChannels?: ReadonlySet<string>;
 };
 
 /** What turns keep in the store: history, pending approvals, suspended turns, open questions, parked turns. */

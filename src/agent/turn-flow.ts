@@ -10,6 +10,7 @@ import { holdForBudget } from './hold-for-budget.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { CallSuspension } from './execute-calls.js';
 import { formatArguments } from './format-arguments.js';
+import { suspendForElicitation } from './elicit-in-chat.js';
 import { runTurn } from './run-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
@@ -116,6 +117,10 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
 /** Saves the suspended turn and shows the person a card (approval) or a question. */
 export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
   const base = { ...suspensionBase(scope, suspensionId, deps.now()), call: suspension.call, remainingCalls: suspension.remaining };
+  if (suspension.kind === 'question' && suspension.elicitation !== undefined) {
+    await suspendForElicitation(deps, scope, base, { ...suspension, elicitation: suspension.elicitation });
+    return;
+  }
   if (suspension.kind === 'question') {
     const record: SuspendedTurn = { ...base, kind: 'question', question: suspension.question, options: suspension.options };
     await deps.suspensions.set(record.id, record);

@@ -95,6 +95,7 @@ export async function buildRuntime(input: {
     botName: config.agent.name,
     streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
     parkAfterInterruptions: config.bus.parkAfterInterruptions,
+    numberedChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)),
   };
   const callerQuestions = config.mcp.serve.enabled
     ? createCallerQuestions({ questions: store.namespace<CallerQuestion>('caller-questions'), openByChat: store.namespace<string[]>('caller-questions-open'), audit, timeoutMs: config.approvals.timeoutMinutes * 60_000, now })
@@ -119,7 +120,7 @@ export async function buildRuntime(input: {
   };
   const runtime = createAgentRuntime(
     { ...settings, ...state, ...delivery, ...turnTools, ...governance },
-    { numberedApprovalChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)) },
+    { numberedApprovalChannels: settings.numberedChannels },
   );
   return { ok: true, wired: { runtime, media, approvals, approvalRouteFor, callerQuestions } };
 }

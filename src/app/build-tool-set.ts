@@ -1,4 +1,6 @@
 import type { McpToolSource } from '../../tools/mcp/index.js';
+import type { ModelPort } from '../model/model-port.js';
+import { createMcpSampler } from './create-mcp-sampler.js';
 import { builtinTools, createExecTool, createProcessGroupTracker, type ExecSandbox, isCatastrophicCommand, type ProcessGroupTracker } from '../../tools/index.js';
 import { createApprovalGate, type HardBlock } from '../approvals/create-approval-gate.js';
 import { createGrantStore, type Grant, type GrantStore } from '../approvals/grants.js';
@@ -44,6 +46,8 @@ export async function buildToolSet(input: {
   readonly lifecycle: Lifecycle;
   readonly sandboxSources?: SandboxSources;
   readonly extraTools?: readonly ToolDefinition[];
+  /** The metered model MCP servers with `sampling: true` sample through. */
+  readonly samplingModel?: ModelPort;
 }): Promise<{ readonly ok: true; readonly tools: ToolSet } | { readonly ok: false; readonly error: string }> {
   const { config, logger, store, lifecycle } = input;
   const grants = createGrantStore(store.namespace<Grant[]>('grants-session'), store.namespace<Grant[]>('grants-always'), { sessionTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000 });
@@ -53,7 +57,7 @@ export async function buildToolSet(input: {
   const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups, limits: config.tools.limits });
   // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
   const mcpServerNames = Object.keys(config.mcp.servers);
-  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox }) : undefined;
+  const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox, audit: (entry) => input.audit.record(entry), ...(input.samplingModel ? { sample: createMcpSampler(input.samplingModel) } : {}) }) : undefined;
   if (mcp) lifecycle.defer('the MCP servers', () => mcp.stop());
   // A SQLite store's started marks go to a file beside it, one synchronous write each; what an earlier process left
   // there moves into the store before any turn runs.

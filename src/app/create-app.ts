@@ -109,7 +109,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   let requeue = () => {};
   return lifecycle.guard(async () => {
     const infrastructure = await openInfrastructure({ config, logger, now, lifecycle, channelSections: channelConfigSections(allAdapters), messagesFor, requeued: () => requeue() });
-    const toolSet = await buildToolSet({ config, logger, store: infrastructure.store, audit: infrastructure.audit, workspaceDir, traits, activeSurfaces: table.surfaces, lifecycle, sandboxSources: options.sandboxSources, extraTools: options.extraTools });
+    const toolSet = await buildToolSet({ config, logger, store: infrastructure.store, audit: infrastructure.audit, workspaceDir, traits, activeSurfaces: table.surfaces, lifecycle, sandboxSources: options.sandboxSources, extraTools: options.extraTools, samplingModel: infrastructure.budgets.meter(modelResult.model) });
     if (!toolSet.ok) return toolSet;
     const tools = toolSet.tools;
     // Chat mode opens it too when an MCP server authorizes through a person: the redirect lands on its callback.

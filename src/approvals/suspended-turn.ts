@@ -2,6 +2,7 @@ import type { BudgetRef } from '../budgets/budget-check.js';
 import type { ToolCall } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
+import type { ElicitationAnswer, ElicitationForm } from '../registry/elicitation.js';
 
 /** What every suspended turn records: whose turn it is and where it answers. */
 type SuspendedTurnBase = {
@@ -48,6 +49,25 @@ export type SuspendedCall = SuspendedTurnBase & {
   /** For questions: the option the person picked, set just before the turn resumes. */
   readonly answer?: string;
   readonly answeredBy?: string;
+  /** For questions an MCP server asked during the call (elicitation): the request, the answers so far, who may answer. */
+  readonly elicitation?: PendingElicitation;
+};
+
+/** An MCP server's request for input that a suspended call waits on, asked one field at a time. */
+export type PendingElicitation = {
+  readonly form: ElicitationForm;
+  /** The call's argument hash: the resumed call runs under the approval it already had. */
+  readonly argumentsHash: string;
+  /** The field asked now (its position in the form). */
+  readonly fieldIndex: number;
+  /** The values given so far, by field name. */
+  readonly content: Readonly<Record<string, unknown>>;
+  /** Who may answer: the chat's approvers when the tool's risk is above read_only, else the person whose turn it is. */
+  readonly answerers: readonly string[];
+  /** Whether the question shows its reply words as buttons (false on channels with numbered replies). */
+  readonly typedChoices: boolean;
+  /** The final answer, set with `answer` just before the turn resumes. */
+  readonly answer?: ElicitationAnswer;
 };
 
 /** A turn held before its first model call by a budget's soft-limit card (an approval with the same id). */

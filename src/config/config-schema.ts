@@ -126,6 +126,9 @@ export const mcpServerSchema = z
     limits: sandboxLimitsOverrideSchema.describe('stdio: this server\'s ceilings; memoryMb and processes default to tools.limits, cpuSeconds to none (a server\'s CPU time adds up over its whole life).'),
     startupTimeoutSeconds: z.coerce.number().positive().default(10).describe('Longest start-up waits for this server; it keeps connecting in the background after.'),
     oauth: mcpOAuthSchema.optional().describe('Streamable HTTP: authorize with OAuth (discovery, registration, tokens kept encrypted with mcp.secretKey and refreshed before they expire).'),
+    sampling: flexibleBoolean
+      .default(false)
+      .describe('Let this server ask the agent\'s model for text completions (sampling/createMessage), counted in budgets as the job mcp:<name> and audited. Off: the capability is not declared.'),
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' })
   .refine((server) => server.oauth === undefined || server.url !== undefined, { message: 'oauth is for servers reached by url' })

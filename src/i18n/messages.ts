@@ -1,4 +1,5 @@
 import type { Risk } from '../events/risk.js';
+import { chineseElicitationMessages, type ElicitationMessages, englishElicitationMessages } from './elicitation-messages.js';
 import { type BudgetMessages, chineseBudgetMessages, englishBudgetMessages } from './budget-messages.js';
 import { chineseParkedMessages, englishParkedMessages, type ParkedMessages } from './parked-messages.js';
 
@@ -90,6 +91,8 @@ export type Messages = {
   readonly budget: BudgetMessages;
   /** Turns set aside after repeated interruptions: the one-sentence notice and `/parked`. */
   readonly parked: ParkedMessages;
+  /** An MCP server asking the person for input: its questions, reply words and reasons. */
+  readonly elicitation: ElicitationMessages;
 };
 
 /** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
@@ -185,6 +188,7 @@ const en: Messages = {
   notAllowed: 'You are not allowed to use this bot.',
   budget: englishBudgetMessages,
   parked: englishParkedMessages,
+  elicitation: englishElicitationMessages,
 };
 
 const zhCN: Messages = {
@@ -274,6 +278,7 @@ const zhCN: Messages = {
   notAllowed: '你没有使用此机器人的权限。',
   budget: chineseBudgetMessages,
   parked: chineseParkedMessages,
+  elicitation: chineseElicitationMessages,
 };
 
 const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };

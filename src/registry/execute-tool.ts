@@ -143,7 +143,9 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
     // on in the background like the audit log's (until it lands, a crash leaves the honest "outcome unknown").
     options.replayGuard.remember(idempotencyKey, result).catch((error: unknown) => options.onBackgroundError?.(error, 'recording an idempotency key'));
   }
-  return finish(tool.name, result, { arguments: validInput, attempts: attempt, approvalSource });
+  // A call suspended on a person's input is resumed later under the same approval: its hash goes with the request.
+  const finished = result.metadata.awaitElicitation === undefined ? result : { ...result, metadata: { ...result.metadata, argumentsHash } };
+  return finish(tool.name, finished, { arguments: validInput, attempts: attempt, approvalSource });
 }
 
 function createContext(input: ExecuteToolInput, call: { attempt: number; idempotencyKey: string; signal: AbortSignal }): ToolContext {
@@ -166,6 +168,7 @@ function createContext(input: ExecuteToolInput, call: { attempt: number; idempot
     signal: call.signal,
     credentials,
     services: request.services,
+    ...(request.elicitationAnswer === undefined ? {} : { elicitationAnswer: request.elicitationAnswer }),
   };
 }
 
@@ -173,6 +176,7 @@ function fromOutcome(outcome: ToolOutcome): ToolResult {
   if (outcome.ok) {
     const metadata: Record<string, unknown> = { ...(outcome.metadata ?? {}) };
     if (outcome.awaitAnswer) metadata.awaitAnswer = outcome.awaitAnswer;
+    if (outcome.awaitElicitation) metadata.awaitElicitation = outcome.awaitElicitation;
     return { ok: true, output: capOutput(outcome.output), metadata };
   }
   // An infrastructure failure that outlived its retries is not the tool saying no: report it as internal.

@@ -1,6 +1,7 @@
 import type { UrlCheck } from '../policy/network-policy.js';
 
 export type { UrlCheck } from '../policy/network-policy.js';
+import type { ElicitationAnswer } from './elicitation.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
 import type { Delivery, FileSent } from '../events/outbound-event.js';
@@ -51,4 +52,6 @@ export type ToolContext = {
   /** Only this tool's credentials from config, never the whole environment. */
   readonly credentials: Readonly<Record<string, string>>;
   readonly services: ToolServices;
+  /** A resumed call whose server asked the person for input: the answer they gave (MCP elicitation). */
+  readonly elicitationAnswer?: ElicitationAnswer;
 };

@@ -1,3 +1,5 @@
+import type { ElicitationForm } from './elicitation.js';
+
 /** What a tool's execute returns. Expected failures are values. */
 export type ToolOutcome =
   | {
@@ -6,6 +8,8 @@ export type ToolOutcome =
       readonly metadata?: Readonly<Record<string, unknown>>;
       /** ask_user: suspend the turn and wait for the person to pick an option. */
       readonly awaitAnswer?: { readonly question: string; readonly options: readonly string[] };
+      /** An MCP server asked the person for input during the call: suspend the turn until they answer. */
+      readonly awaitElicitation?: ElicitationForm;
     }
   | {
       readonly ok: false;

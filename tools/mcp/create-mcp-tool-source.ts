@@ -1,5 +1,7 @@
 import type { Config } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
+import type { AuditEntry } from '../../src/registry/audit-log.js';
+import type { McpSampler } from './sampling-handler.js';
 import type { ExecSandbox } from '../exec-sandbox.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { DynamicToolSource, ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
@@ -33,6 +35,10 @@ export function createMcpToolSource(options: {
   readonly sandbox: ExecSandbox;
   /** A one-off look (doctor, `npm run tools`): OAuth uses the stored access token only, never refreshes, links or writes. */
   readonly probeOnly?: boolean;
+  /** Where elicitation requests and answers are recorded (none for a probe). */
+  readonly audit?: (entry: AuditEntry) => void;
+  /** The agent's model for servers with `sampling: true` (none for a probe: sampling is then not declared). */
+  readonly sample?: McpSampler;
 }): McpToolSource {
   const { config, logger, sandbox } = options;
   const listeners = new Set<() => void>();
@@ -134,6 +140,9 @@ export function createMcpToolSource(options: {
               for (const listener of linkListeners) listener(server, link);
             },
           },
+          audit: options.audit ?? (() => undefined),
+          liveElicitationMs: config.approvals.timeoutMinutes * 60_000,
+          ...(options.sample === undefined ? {} : { sample: options.sample }),
         }),
       );
       await Promise.all(

@@ -1,1 +1,2 @@
 export { createMcpToolSource, type McpToolSource } from './create-mcp-tool-source.js';
+export type { McpSampler, McpSampleRequest } from './sampling-handler.js';

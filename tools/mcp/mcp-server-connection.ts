@@ -1,4 +1,4 @@
-import { Client, ProtocolError, StreamableHTTPClientTransport, type Transport, UnauthorizedError } from '@modelcontextprotocol/client';
+import { Client, type ElicitResult, ProtocolError, StreamableHTTPClientTransport, type Transport, UnauthorizedError } from '@modelcontextprotocol/client';
 import { DEFAULT_INHERITED_ENV_VARS, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import type { McpServerConfig } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
@@ -11,6 +11,10 @@ import { backoffDelay } from '../../src/retry/backoff-delay.js';
 import { formatMcpResult, type McpCallResult } from './format-mcp-result.js';
 import type { RemoteTool } from './to-mcp-tool.js';
 import { createMcpOAuthSession, type McpOAuthContext, type McpOAuthSession } from './create-mcp-oauth-session.js';
+import type { AuditEntry } from '../../src/registry/audit-log.js';
+import type { ElicitationAnswer } from '../../src/registry/elicitation.js';
+import { createSamplingHandler, type McpSampler } from './sampling-handler.js';
+import { createElicitationBroker, type ElicitationRequestParams, type McpCallContext } from './elicitation-broker.js';
 
 /** What one server connection is built from. */
 export type McpServerConnectionOptions = {
@@ -30,6 +34,20 @@ export type McpServerConnectionOptions = {
   readonly onToolsChanged: () => void;
   /** For a server with `oauth`: the key, the callback and the way to a person. */
   readonly oauth?: McpOAuthContext;
+  /** Where elicitation requests and answers are recorded. */
+  readonly audit: (entry: AuditEntry) => void;
+  /** How long a call suspended on a person's answer keeps waiting on the server (the approval window). */
+  readonly liveElicitationMs: number;
+  /** The agent's model for `sampling/createMessage`; declared only when the server's config says `sampling: true`. */
+  readonly sample?: McpSampler;
+};
+
+/** How one call is made: the turn it serves, its deadline, and the person's answer when it is resumed after an elicitation. */
+export type McpCallOptions = {
+  readonly signal: AbortSignal;
+  readonly timeoutMs: number;
+  readonly context: McpCallContext;
+  readonly elicitationAnswer?: ElicitationAnswer;
 };
 
 /** One MCP server: connects, lists its tools, follows their changes, reconnects with backoff while it is down. */
@@ -41,7 +59,7 @@ export type McpServerConnection = {
   tools(): readonly RemoteTool[];
   status(): ToolServerStatus;
   /** Calls a tool; "unavailable" (never a throw) when the server is down or drops during the call. */
-  call(remoteName: string, input: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }): Promise<ToolOutcome>;
+  call(remoteName: string, input: Readonly<Record<string, unknown>>, options: McpCallOptions): Promise<ToolOutcome>;
   /** Closes the connection (a stdio child is stopped) and stops retrying. */
   stop(): Promise<void>;
   /** The state of the authorization link out now (OAuth servers waiting for a person). */
@@ -83,6 +101,9 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     config.oauth === undefined || options.oauth === undefined ? undefined : createMcpOAuthSession({ name, config, context: options.oauth, logger: log });
   const session = oauthSession?.ok ? oauthSession.session : undefined;
 
+  const sampler = config.sampling && options.sample ? createSamplingHandler({ server: name, sample: options.sample, audit: options.audit }) : undefined;
+  const broker = createElicitationBroker({ server: name, audit: options.audit, logger: log, liveWaitMs: options.liveElicitationMs });
+
   const setTools = (tools: readonly RemoteTool[]) => {
     listed = tools;
     options.onToolsChanged();
@@ -117,6 +138,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
     generation += 1;
     const current = generation;
     const next = new Client(clientInfo, {
+      // Form and URL elicitation are answered in the chat; sampling only for a server whose config turns it on.
+      capabilities: { elicitation: { form: { applyDefaults: true }, url: {} }, ...(sampler ? { sampling: {} } : {}) },
       listChanged: {
         tools: {
           debounceMs: 100,
@@ -128,6 +151,8 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
         },
       },
     });
+    next.setRequestHandler('elicitation/create', (request) => broker.handle(request.params as ElicitationRequestParams) as Promise<ElicitResult>);
+    if (sampler) next.setRequestHandler('sampling/createMessage', (request) => sampler(request.params));
     connecting = next;
     try {
       const transport = createTransport();
@@ -217,17 +242,23 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       const current = generation;
       const active = client;
       if (!active || state !== 'up') return unavailable(name, lastError);
-      try {
-        const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal: callOptions.signal, timeout: callOptions.timeoutMs + 1000 });
-        session?.noteWorking();
-        return formatMcpResult(result as McpCallResult);
-      } catch (error) {
-        if (callOptions.signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
-        // The server answered with an error: the call was wrong, not the connection.
-        if (error instanceof ProtocolError) return { ok: false, error: `The MCP server "${name}" refused the call: ${error.message}`, kind: 'business' };
-        if (await probe(current)) return { ok: false, error: `The MCP server "${name}" failed: ${describe(error)}`, kind: 'business' };
-        return unavailable(name, lastError);
-      }
+      // While a person answers, the call outlives the tool's timeout (up to the live window), so the request's own
+      // timeout covers both; the broker's signal stops it earlier.
+      const requestTimeout = callOptions.timeoutMs + options.liveElicitationMs + 1000;
+      const start = async (signal: AbortSignal): Promise<ToolOutcome> => {
+        try {
+          const result = await active.callTool({ name: remoteName, arguments: { ...input } }, { signal, timeout: requestTimeout });
+          session?.noteWorking();
+          return formatMcpResult(result as McpCallResult);
+        } catch (error) {
+          if (signal.aborted) return { ok: false, error: 'The call was stopped.', kind: 'business' };
+          // The server answered with an error: the call was wrong, not the connection.
+          if (error instanceof ProtocolError) return { ok: false, error: `The MCP server "${name}" refused the call: ${error.message}`, kind: 'business' };
+          if (await probe(current)) return { ok: false, error: `The MCP server "${name}" failed: ${describe(error)}`, kind: 'business' };
+          return unavailable(name, lastError);
+        }
+      };
+      return broker.run({ context: callOptions.context, signal: callOptions.signal, start, ...(callOptions.elicitationAnswer === undefined ? {} : { answer: callOptions.elicitationAnswer }) });
     },
     pendingAuthorizationState: () => (session?.isAwaitingPerson() ? session.provider.pendingState() : undefined),
     async completeAuthorization(code) {
@@ -244,6 +275,7 @@ export function createMcpServerConnection(options: McpServerConnectionOptions): 
       stopped = true;
       state = 'stopped';
       session?.stop();
+      broker.close();
       clearTimeout(retryTimer);
       const active = client;
       const attempt = connecting;

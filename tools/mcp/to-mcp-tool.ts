@@ -2,6 +2,7 @@ import type { Risk } from '../../src/events/risk.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { ToolOutcome } from '../../src/registry/tool-outcome.js';
 import { compileInputSchema } from './compile-input-schema.js';
+import type { McpCallOptions } from './mcp-server-connection.js';
 
 /** A tool as a server lists it, as far as the agent reads it. */
 export type RemoteTool = {
@@ -13,7 +14,7 @@ export type RemoteTool = {
 };
 
 /** How to call the tool on its server; answers "unavailable" itself when the server is down. */
-export type RemoteCall = (remoteName: string, input: Readonly<Record<string, unknown>>, options: { readonly signal: AbortSignal; readonly timeoutMs: number }) => Promise<ToolOutcome>;
+export type RemoteCall = (remoteName: string, input: Readonly<Record<string, unknown>>, options: McpCallOptions) => Promise<ToolOutcome>;
 
 /** What a registry tool for one of a server's tools is built from. */
 export type McpToolInput = {
@@ -49,7 +50,22 @@ export function toMcpTool(input: McpToolInput): { readonly ok: true; readonly to
     timeoutMs: input.timeoutMs,
     describeForApproval: (arguments_) =>
       `Call "${remote.name}" on the MCP server "${server}" with ${JSON.stringify(arguments_)}. Risk ${input.risk} (from config${hints.length > 0 ? `; the server calls it ${hints.join(', ')}` : ''}).`,
-    execute: (arguments_, context) => input.call(remote.name, arguments_ as Record<string, unknown>, { signal: context.signal, timeoutMs: input.timeoutMs }),
+    execute: (arguments_, context) =>
+      input.call(remote.name, arguments_ as Record<string, unknown>, {
+        signal: context.signal,
+        timeoutMs: input.timeoutMs,
+        context: {
+          traceId: context.traceId,
+          sessionKey: context.sessionKey,
+          userId: context.userId,
+          channel: context.channel,
+          unattended: context.unattended,
+          risk: input.risk,
+          tool: input.registryName,
+          sendMessage: (text) => context.services.sendMessage(text),
+        },
+        ...(context.elicitationAnswer === undefined ? {} : { elicitationAnswer: context.elicitationAnswer }),
+      }),
   };
   return { ok: true, tool };
 }
