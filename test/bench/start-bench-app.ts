@@ -1,4 +1,3 @@
-import { channelConfigSections } from '../../src/app/builtin-channels.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,9 +22,11 @@ export type BenchApp = {
  */
 export async function startBenchApp(options: { readonly model: ModelPort; readonly extraTools?: readonly ToolDefinition[] }): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'echo-bench-'));
-  const loaded = loadConfig({ channels: channelConfigSections(),
+  const loaded = loadConfig({
+    channels: await channelSectionsOfThisTree(),
     root: repositoryRoot,
-    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'bench-key', GATEWAY_PORT: '0', WECHAT_ENABLED: 'false' },
+    // The gateway's port: GATEWAY_PORT now, WEBHOOK_PORT in trees from before the gateway was core (--against).
+    environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'bench-key', GATEWAY_PORT: '0', WEBHOOK_PORT: '0', WECHAT_ENABLED: 'false' },
   });
   if (!loaded.ok) throw new Error(`bench config invalid: ${loaded.errors.join('; ')}`);
   const logger = await createLogger({ level: loaded.config.log.level, pretty: false });
@@ -40,4 +41,17 @@ export async function startBenchApp(options: { readonly model: ModelPort; readon
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The channels' config sections, where the tree under measurement has them (`--against` compiles this harness over an
+ * older tree's src/, whose config schema still holds every channel itself and whose loader takes no sections).
+ */
+async function channelSectionsOfThisTree(): Promise<Parameters<typeof loadConfig>[0]['channels']> {
+  try {
+    const builtin = await import('../../src/app/builtin-channels.js');
+    return builtin.channelConfigSections();
+  } catch {
+    return [];
+  }
 }
