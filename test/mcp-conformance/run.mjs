@@ -33,6 +33,16 @@ const clientTimeoutMs = 45_000;
 const serverStartMs = 60_000;
 
 const options = parseArguments(process.argv.slice(2));
+/** What a stop (CI's `timeout`, Ctrl+C) must end besides this process: the scenario under way, echo-agent's server. */
+const running = { scenarioGroup: undefined, server: undefined };
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    console.log(`== MCP conformance: stopped by ${signal}`);
+    if (running.scenarioGroup !== undefined) killGroup(running.scenarioGroup);
+    running.server?.kill('SIGTERM');
+    process.exit(124);
+  });
+}
 
 installSuite();
 build();
@@ -109,6 +119,7 @@ function listScenarios() {
  */
 function startEchoAgentServer() {
   const child = spawn(process.execPath, [serverDriver], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  running.server = child;
   const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -146,6 +157,7 @@ function runScenario(mode, scenario, serverUrl) {
   const started = Date.now();
   return new Promise((resolveRun) => {
     const child = spawn(node22, args, { cwd: here, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.scenarioGroup = child.pid;
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -155,10 +167,11 @@ function runScenario(mode, scenario, serverUrl) {
     });
     const timer = setTimeout(() => {
       output += `\n(killed after ${scenarioTimeoutMs / 1000} s)`;
-      process.kill(-child.pid, 'SIGKILL');
+      killGroup(child.pid);
     }, scenarioTimeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      running.scenarioGroup = undefined;
       const counts = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
       const report = {
         mode,
@@ -174,6 +187,15 @@ function runScenario(mode, scenario, serverUrl) {
       resolveRun(report);
     });
   });
+}
+
+/** Ends a scenario's process group: the suite and the client it started (echo-agent's chat among them). */
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 function judge(reports) {
@@ -197,6 +219,12 @@ function judge(reports) {
     const expected = ran.filter((report) => !report.passed && baseline[mode]?.[report.scenario]).length;
     console.log(`== MCP conformance ${mode} scenarios: ${passing} of ${ran.length} pass, ${expected} expected failures (baseline), ${ran.length - passing - expected} unexpected failures`);
   }
+  // One line with both numbers, for the CI log and the docs: passed/total per side that ran.
+  const numbers = ['client', 'server'].flatMap((mode) => {
+    const ran = reports.filter((report) => report.mode === mode);
+    return ran.length === 0 ? [] : [`${mode}: ${ran.filter((report) => report.passed).length}/${ran.length}`];
+  });
+  console.log(`== MCP conformance ${suiteVersion} passed: ${numbers.join('; ')}`);
   const ok = unexpectedFailures.length === 0 && stale.length === 0 && malformed.length === 0 && reports.length > 0;
   console.log(ok ? '== MCP conformance: as expected' : '== MCP conformance: FAILED (see above)');
   return ok ? 0 : 1;
