@@ -21,6 +21,10 @@ export const mcpServeSchema = z
     enabled: flexibleBoolean.default(false).describe('Serve ask_person, request_approval, notify and list_pending on the gateway.'),
     path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/).default('/mcp').describe('The gateway path of the Streamable HTTP endpoint.'),
     waitSeconds: z.coerce.number().int().min(0).max(55).default(45).describe('Longest a call waits for the answer before it returns "pending" (the caller calls again with the same id); under the usual 60 s client timeout.'),
+    allowedOrigins: z
+      .array(z.url())
+      .default([])
+      .describe('Browser origins (scheme://host[:port]) that may call the endpoint besides loopback ones; a request with any other Origin header is refused 403 (DNS-rebinding protection). MCP hosts send no Origin.'),
     keys: z.array(mcpServeKeySchema).default([]).describe('Bearer keys, each mapped to a user and a chat; config file only (use ${VAR} for the secret).'),
   })
   .prefault({})

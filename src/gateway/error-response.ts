@@ -22,6 +22,7 @@ export type GatewayErrorCode =
   | 'budget-exhausted'
   | 'not-found'
   | 'method-not-allowed'
+  | 'origin-not-allowed'
   | 'internal';
 
 /** One field that failed validation, by its path in the JSON body. */

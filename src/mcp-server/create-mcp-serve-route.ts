@@ -4,6 +4,7 @@ import type { HttpRequest, HttpResponse, HttpRoute } from '../gateway/http-route
 import type { Logger } from '../logging/create-logger.js';
 import type { CallerRequests } from './caller-requests.js';
 import { findServeKey } from './find-serve-key.js';
+import { isAllowedOrigin } from './is-allowed-origin.js';
 import { registerServeTools } from './register-serve-tools.js';
 import { callerOf } from './serve-caller.js';
 
@@ -21,8 +22,9 @@ const passedHeaders = /^(content-type|mcp-[a-z-]+|www-authenticate)$/;
 
 /**
  * `POST <mcp.serve.path>` on the gateway: echo-agent's MCP server over Streamable HTTP, stateless (a server and a
- * transport per request, JSON answers, no SSE). The bearer key is checked from the headers before the body is read or
- * any MCP processing: a missing or wrong key is 401. GET (the optional SSE stream) is 405, which clients accept.
+ * transport per request, JSON answers, no SSE). The headers are checked before the body is read or any MCP
+ * processing: a browser Origin that is neither loopback nor in `allowedOrigins` is 403 (DNS rebinding), a missing or
+ * wrong key is 401. GET (the optional SSE stream) is 405, which clients accept.
  */
 export function createMcpServeRoute(options: McpServeRouteOptions): HttpRoute {
   // The SDK loads with the first authorised request, not at start-up.
@@ -32,6 +34,9 @@ export function createMcpServeRoute(options: McpServeRouteOptions): HttpRoute {
     path: options.serve.path,
     bodyLimitBytes: 256 * 1024,
     async handle(request: HttpRequest): Promise<HttpResponse> {
+      if (!isAllowedOrigin(request.headers.origin, options.serve.allowedOrigins)) {
+        return { status: 403, body: errorBody('origin-not-allowed', 'This Origin may not call the MCP endpoint; add it to mcp.serve.allowedOrigins if it is yours.') };
+      }
       const key = findServeKey(request.headers.authorization, options.serve.keys);
       if (!key) {
         return { status: 401, body: errorBody('unauthorized', 'Send Authorization: Bearer <key> with a key from mcp.serve.keys.'), headers: { 'WWW-Authenticate': 'Bearer realm="echo-agent"' } };

@@ -2,6 +2,7 @@ export * from './caller-requests.js';
 export * from './create-mcp-serve-route.js';
 export * from './create-rate-limiter.js';
 export * from './find-serve-key.js';
+export * from './is-allowed-origin.js';
 export * from './register-serve-tools.js';
 export * from './serve-caller.js';
 export * from './serve-texts.js';

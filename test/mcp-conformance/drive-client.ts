@@ -7,7 +7,10 @@
 // loop; nothing here speaks MCP itself. For an `auth/` scenario with the authorization-code grant, this also plays the
 // person: it reads the authorization link echo-agent sends to the chat (the terminal), opens it like a browser (the
 // suite's authorization server approves at once and redirects), and follows the redirect to echo-agent's gateway
-// (/mcp/oauth/callback), which finishes the flow; only then does it type the line that asks for the tools.
+// (/mcp/oauth/callback), which finishes the flow; only then does it type the line that asks for the tools. When the
+// server elicits (elicitation/create, form mode), echo-agent asks the question in the chat (the terminal) and this
+// answers it like the person would, typing "Accept the rest as default" at the first question so every field takes
+// its default (SEP-1034). Standard input stays open until echo-agent prints the scripted model's closing reply.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -42,7 +45,7 @@ async function main(): Promise<number> {
     const configFile = join(dataDir, 'conformance.yaml');
     writeFileSync(configFile, conformanceServerYaml({ url: serverUrl, scenario, context: process.env.MCP_CONFORMANCE_CONTEXT }));
     const expectsLink = scenario.startsWith('auth/') && !scenario.startsWith('auth/client-credentials');
-    const code = await runChat({ configFile, dataDir, modelUrl: model.url, line: `Use the conformance tools (${scenario}).`, expectsLink });
+    const code = await runChat({ configFile, dataDir, modelUrl: model.url, line: `Use the conformance tools (${scenario}).`, expectsLink, closingReply: `conformance ${scenario}: ` });
     process.stderr.write(`drive-client: ${scenario}: echo-agent chat exited ${code}; ${model.requests.length} model requests\n`);
     return code ?? 1;
   } finally {
@@ -60,13 +63,28 @@ function offeredConformanceTools(body: ScriptedRequestBody): string[] {
 const linkPattern = /Open this link and approve: (\S+)/g;
 /** How long to wait for an authorization link before asking for the tools anyway. */
 const linkWaitMs = 15_000;
+/** The chat's offer, under a form elicitation's question, to send every remaining field's default (src/i18n/elicitation-messages.ts). */
+const acceptRestOffer = '"Accept the rest as default"';
+/** The line the person types to take that offer. */
+const acceptRestLine = 'Accept the rest as default';
+/** Longest the chat's standard input stays open without the closing reply; then it ends, and so does the chat. */
+const closingReplyWaitMs = 35_000;
 
 /**
  * Runs `echo-agent chat`; its stdout is copied to ours (the suite keeps it) and read for authorization links, each
- * opened like a person's browser would. The line goes in once the first link was followed, or at once when no
- * authorization-code flow is configured, or after `linkWaitMs`.
+ * opened like a person's browser would, and for elicitation questions, each answered with "Accept the rest as
+ * default". The line goes in once the first link was followed, or at once when no authorization-code flow is
+ * configured, or after `linkWaitMs`. Standard input ends once `closingReply` was printed (or after
+ * `closingReplyWaitMs`), and the chat exits with it.
  */
-function runChat(input: { readonly configFile: string; readonly dataDir: string; readonly modelUrl: string; readonly line: string; readonly expectsLink: boolean }): Promise<number | null> {
+function runChat(input: {
+  readonly configFile: string;
+  readonly dataDir: string;
+  readonly modelUrl: string;
+  readonly line: string;
+  readonly expectsLink: boolean;
+  readonly closingReply: string;
+}): Promise<number | null> {
   return new Promise((resolveRun, reject) => {
     const child = spawn(process.execPath, [join(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'chat', '--config', input.configFile], {
       cwd: repositoryRoot,
@@ -83,18 +101,35 @@ function runChat(input: { readonly configFile: string; readonly dataDir: string;
       },
       stdio: ['pipe', 'pipe', 'inherit'],
     });
+    // The chat may exit while a line is on its way (a failing scenario); that is told by its exit code, not EPIPE.
+    child.stdin.on('error', () => undefined);
     let lineSent = false;
+    let ended = false;
+    const endInput = () => {
+      if (ended) return;
+      ended = true;
+      clearTimeout(giveUp);
+      child.stdin.end();
+    };
+    const giveUp = setTimeout(endInput, closingReplyWaitMs);
     const sendLine = () => {
       if (lineSent) return;
       lineSent = true;
-      child.stdin.end(`${input.line}\n`);
+      child.stdin.write(`${input.line}\n`);
     };
     const fallback = setTimeout(sendLine, input.expectsLink ? linkWaitMs : 0);
     let seen = '';
     let followed = 0;
+    let answered = 0;
     child.stdout.on('data', (chunk: Buffer) => {
       process.stdout.write(chunk);
       seen += chunk.toString('utf8');
+      const offers = seen.split(acceptRestOffer).length - 1;
+      for (; answered < offers && !ended; answered += 1) {
+        process.stderr.write(`drive-client: answering the elicitation question: ${acceptRestLine}\n`);
+        child.stdin.write(`${acceptRestLine}\n`);
+      }
+      if (seen.includes(input.closingReply)) endInput();
       const links = [...seen.matchAll(linkPattern)].map((match) => match[1] ?? '');
       for (const link of links.slice(followed)) {
         followed += 1;
@@ -108,6 +143,7 @@ function runChat(input: { readonly configFile: string; readonly dataDir: string;
     child.on('error', reject);
     child.on('close', (code) => {
       clearTimeout(fallback);
+      clearTimeout(giveUp);
       resolveRun(code);
     });
   });

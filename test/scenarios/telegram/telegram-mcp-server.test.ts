@@ -116,7 +116,7 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
     expect(records.map(([, record]) => record.requester)).toEqual([{ id: '1001', displayName: 'Claude Code on build-01 (MCP key claude-code)' }]);
   });
 
-  it('notify reaches the chat; a wrong or missing key gets 401 before any MCP processing', async () => {
+  it('notify reaches the chat; a wrong or missing key gets 401 and a foreign Origin 403 before any MCP processing', async () => {
     scenario = await start();
     expect(await call(await connect(), 'notify', { text: 'Build 412 is **green**.' })).toEqual({ status: 'sent' });
     await scenario.waitForBotMessage((message) => message.text.includes('Build 412 is <b>green</b>.'), 'the notification');
@@ -132,6 +132,15 @@ describe('echo-agent as an MCP server, driven by the official MCP client, answer
       expect(response.headers.get('www-authenticate')).toContain('Bearer');
     }
     await expect(connect('wrong-key-wrong-key-wrong-key-000')).rejects.toThrow();
+
+    // DNS rebinding: a browser page on another name that resolves here is refused by its Origin, even with the key.
+    const rebound = await fetch(endpoint(), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${serveKey}`, origin: 'http://evil.example.com' },
+      body: JSON.stringify(initialize),
+    });
+    expect(rebound.status).toBe(403);
+    expect(await rebound.json()).toMatchObject({ error: { code: 'origin-not-allowed' } });
   });
 
   it("a used-up budget of the key's person refuses new questions and cards, with the reset", async () => {

@@ -4,8 +4,8 @@ import { mcpServeSchema } from '../../../src/config/mcp-serve-schema.js';
 const key = (name: string, secret = 'a-serve-key-of-at-least-24-chars') => ({ name, key: secret, user: '1', chat: { channel: 'telegram', chatId: '1' } });
 
 describe('mcp.serve', () => {
-  it('is off by default, on /mcp, with no keys', () => {
-    expect(mcpServeSchema.parse(undefined)).toEqual({ enabled: false, path: '/mcp', waitSeconds: 45, keys: [] });
+  it('is off by default, on /mcp, with no keys and no browser origins beyond loopback', () => {
+    expect(mcpServeSchema.parse(undefined)).toEqual({ enabled: false, allowedOrigins: [], path: '/mcp', waitSeconds: 45, keys: [] });
   });
 
   it('reads enabled from text the way environment values carry it', () => {
