@@ -20,6 +20,8 @@ export function suspensionBase(scope: TurnScope, id: string, createdAt: Date) {
     ...(scope.billedTo === undefined ? {} : { billedTo: scope.billedTo }),
     ...(scope.toolScope === undefined ? {} : { toolScope: scope.toolScope }),
     ...(scope.replyPrefix === undefined ? {} : { replyPrefix: scope.replyPrefix }),
+    ...(scope.allowedTools === undefined ? {} : { allowedTools: scope.allowedTools }),
+    ...(scope.delegationChain === undefined ? {} : { delegationChain: scope.delegationChain }),
     causationId: scope.causationId,
     createdAt: createdAt.toISOString(),
   };

@@ -81,6 +81,8 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
       origin: input.scope.origin,
       unattended: input.scope.unattended,
       visibleTools: input.scope.visibleTools,
+      ...(input.scope.allowedTools === undefined ? {} : { allowedTools: input.scope.allowedTools }),
+      ...(input.scope.delegationChain === undefined ? {} : { delegationChain: input.scope.delegationChain }),
       approvedActions,
       services: input.scope.services,
       traceStartedHere: input.scope.traceStartedHere,

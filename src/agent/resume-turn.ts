@@ -1,5 +1,5 @@
 import type { PendingApproval } from '../approvals/pending-approval.js';
-import type { SuspendedCall, SuspendedForBudget, SuspendedTurn } from '../approvals/suspended-turn.js';
+import type { SuspendedCall, SuspendedForBudget } from '../approvals/suspended-turn.js';
 import { formatReset, wordsOf } from '../budgets/describe-budget.js';
 import { createShortId } from '../events/create-id.js';
 import type { TurnResumed } from '../events/inbound-event.js';
@@ -8,7 +8,7 @@ import { countResumptionStart } from './count-resumption-start.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
-import type { TurnScope } from './turn-scope.js';
+import { scopeOfSuspendedTurn } from './scope-of-suspended-turn.js';
 
 /**
  * Continues a suspended turn from the store (also in a new process after a restart): runs or refuses
@@ -65,7 +65,7 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
     await deps.openQuestions.update(suspended.sessionKey, (current) => (current === suspended.id ? undefined : current));
   }
 
-  const scope = scopeFrom(deps, suspended);
+  const scope = scopeOfSuspendedTurn(deps, suspended);
   const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
   const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
@@ -131,7 +131,7 @@ async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudge
     return;
   }
   if (start === 'parked') return;
-  const scope = scopeFrom(deps, held);
+  const scope = scopeOfSuspendedTurn(deps, held);
   if (approval?.status === 'approved') {
     await deps.budgets?.settleCard(held.budget, 'continued', approval.decidedBy);
     await runAndDeliver(deps, scope, []);
@@ -179,32 +179,4 @@ function refusalText(approval: PendingApproval | undefined): string {
     default:
       return 'Not run.';
   }
-}
-
-function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnScope {
-  return {
-    traceId: suspended.traceId,
-    sessionKey: suspended.sessionKey,
-    target: suspended.target,
-    origin: suspended.origin,
-    unattended: suspended.unattended,
-    userId: suspended.userId,
-    userName: suspended.userName,
-    channel: suspended.target.channel,
-    chatId: suspended.target.chatId,
-    isGroup: suspended.isGroup ?? false,
-    ...(suspended.jobId === undefined ? {} : { jobId: suspended.jobId }),
-    ...(suspended.billedTo === undefined ? {} : { billedTo: suspended.billedTo }),
-    causationId: suspended.causationId ?? suspended.id,
-    ...(suspended.toolScope === undefined ? {} : { toolScope: suspended.toolScope }),
-    ...(suspended.replyPrefix === undefined ? {} : { replyPrefix: suspended.replyPrefix }),
-    // A hook's turn keeps its own tool set after a decision, never its delivery channel's.
-    visibleTools: deps.visibleToolsFor(suspended.toolScope ?? suspended.target.channel),
-    // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.
-    runKey: `resume:${suspended.id}`,
-    callCounter: { next: 0 },
-    services: deps.servicesFor({ sessionKey: suspended.sessionKey, target: suspended.target, userId: suspended.userId }),
-    // The turn may have begun in another process before a restart: its side effects are looked up in the store.
-    traceStartedHere: false,
-  };
 }

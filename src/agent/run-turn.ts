@@ -1,3 +1,4 @@
+import { toolsVisibleTo } from '../policy/plan-delegation.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ChatMessage } from '../model/chat-message.js';
@@ -45,7 +46,8 @@ const forcedFinalNote = 'You have reached the limit of tool calls for this turn.
 export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   const added: ChatMessage[] = [];
   const repeats = new Map<string, number>();
-  const tools = input.registry.definitions(input.scope.visibleTools);
+  // A sub-task is shown only its allowed tools; the registry refuses the rest anyway.
+  const tools = input.registry.definitions(toolsVisibleTo(input.scope));
   const system: ChatMessage = { role: 'system', content: input.systemPrompt };
   const attribution = attributionOf(input.scope);
 

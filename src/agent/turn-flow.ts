@@ -4,6 +4,7 @@ import { createShortId } from '../events/create-id.js';
 import { attributionOf } from './attribution-of.js';
 import { approvalParties, deliverApprovalCard, suspensionBase } from './approval-parties.js';
 import { buildSystemPrompt } from './build-system-prompt.js';
+import { cardSummaryFor } from './card-summary-for.js';
 import { describeStop } from '../budgets/describe-budget.js';
 import { createTurnBudget } from './create-turn-budget.js';
 import { holdForBudget } from './hold-for-budget.js';
@@ -150,7 +151,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
   const card: ApprovalCard = {
     approvalId: approval.id,
     toolName: approval.toolName,
-    summary,
+    summary: cardSummaryFor(scope, summary, deps.messagesFor(scope.channel)),
     argumentsText,
     risk: approval.risk,
     requestedBy: scope.userName,

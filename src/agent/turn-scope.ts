@@ -1,6 +1,7 @@
 import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
 import type { ToolServices } from '../registry/tool-context.js';
+import type { DelegationChain } from '../policy/delegation-chain.js';
 
 /** Everything about one turn that stays fixed while it runs: who, where, which tools, what was approved. */
 export type TurnScope = {
@@ -25,6 +26,10 @@ export type TurnScope = {
   /** Put before the final answer: a hook's name and the link back to what its payload is about. */
   readonly replyPrefix?: string;
   readonly visibleTools: ReadonlySet<string>;
+  /** A sub-task's narrowing (planDelegation): the registry refuses every other tool, whatever the prompt says. */
+  readonly allowedTools?: readonly string[];
+  /** A sub-task's chain, carried into its tools' context and the audit log. */
+  readonly delegationChain?: DelegationChain;
   /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */
   readonly runKey: string;
   /** Counts tool calls in this run; a call's position and the run key name it for the replay guard. */

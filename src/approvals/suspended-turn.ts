@@ -3,6 +3,7 @@ import type { ToolCall } from '../model/chat-message.js';
 import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
 import type { ElicitationAnswer, ElicitationForm } from '../registry/elicitation.js';
+import type { DelegationChain } from '../policy/delegation-chain.js';
 
 /** What every suspended turn records: whose turn it is and where it answers. */
 type SuspendedTurnBase = {
@@ -25,6 +26,10 @@ type SuspendedTurnBase = {
   readonly toolScope?: string;
   /** See TurnScope.replyPrefix. */
   readonly replyPrefix?: string;
+  /** A sub-task's narrowing (see TurnScope.allowedTools): its resumption keeps it, never its channel's full set. */
+  readonly allowedTools?: readonly string[];
+  /** A sub-task's chain (see TurnScope.delegationChain). */
+  readonly delegationChain?: DelegationChain;
   readonly causationId?: string;
   readonly createdAt: string;
   /**

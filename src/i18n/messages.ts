@@ -34,6 +34,8 @@ export type Messages = {
   readonly approvalExplanationLabel: string;
   /** The approval reviewer's reason on a card it sent to a person. */
   readonly approvalReviewerLabel: string;
+  /** A card raised inside a sub-task: the chain (the person's turn's child first) and the tools the sub-task may use. */
+  readonly approvalViaSubTask: (chain: readonly string[], tools: readonly string[]) => string;
   /** The line shown when the approval reviewer settled a call (approvals.reviewerNotice: chat). */
   readonly reviewerApproved: (reason: string) => string;
   readonly reviewerDenied: (reason: string) => string;
@@ -135,6 +137,8 @@ const en: Messages = {
   riskLevel: (risk) => ({ read_only: 'read only', write: 'write', exec: 'runs commands', dangerous: 'dangerous' })[risk],
   approvalExplanationLabel: "Assistant's explanation",
   approvalReviewerLabel: 'Reviewer',
+  approvalViaSubTask: (chain, tools) =>
+    `Via ${[...chain].reverse().map((name) => `sub-task ${name}`).join(' of ')} of your request. The sub-task may use: ${tools.length > 0 ? tools.join(', ') : 'no tools'}.`,
   reviewerApproved: (reason) => `✔ auto-approved by the reviewer: ${reason}`,
   reviewerDenied: (reason) => `✖ denied by the reviewer: ${reason}`,
   reviewerDecisionsHeader: 'Recent reviewer decisions:',
@@ -225,6 +229,7 @@ const zhCN: Messages = {
   riskLevel: (risk) => ({ read_only: '只读', write: '写入', exec: '执行命令', dangerous: '危险' })[risk],
   approvalExplanationLabel: '助手的说明',
   approvalReviewerLabel: '审查模型',
+  approvalViaSubTask: (chain, tools) => `来自你的请求的${chain.map((name) => `子任务 ${name}`).join(' 的')}。该子任务可用的工具：${tools.length > 0 ? tools.join('、') : '无'}。`,
   reviewerApproved: (reason) => `✔ 审查模型已自动批准：${reason}`,
   reviewerDenied: (reason) => `✖ 审查模型已拒绝：${reason}`,
   reviewerDecisionsHeader: '审查模型最近的决定：',

@@ -29,6 +29,10 @@ export type AuditEntry = {
   readonly model?: string;
   readonly reason?: string;
   readonly error?: string;
+  /** A sub-task's call: the names of the sub-tasks from the person's turn down to it. */
+  readonly delegationChain?: readonly string[];
+  /** A sub-task's call: the execution id of the turn that delegated it. */
+  readonly parentExecutionId?: string;
 };
 
 /** Append-only JSONL audit trail. */

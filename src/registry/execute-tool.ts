@@ -48,6 +48,7 @@ export async function executeTool(input: ExecuteToolInput): Promise<ExecuteOutco
       attempts: extra.attempts ?? 0,
       approvalSource: extra.approvalSource,
       error: result.error,
+      ...(request.delegationChain && request.delegationChain.length > 0 ? { delegationChain: request.delegationChain.map((link) => link.name), parentExecutionId: request.delegationChain.at(-1)?.parentExecutionId } : {}),
     });
     return { kind: 'result', toolName, result };
   };
@@ -165,11 +166,19 @@ function createContext(input: ExecuteToolInput, call: { attempt: number; idempot
     idempotencyKey: call.idempotencyKey,
     approvedActions: request.approvedActions,
     allowedTools: request.allowedTools,
+    ...delegationOf(request),
     signal: call.signal,
     credentials,
     services: request.services,
     ...(request.elicitationAnswer === undefined ? {} : { elicitationAnswer: request.elicitationAnswer }),
   };
+}
+
+/** A sub-task's place in its chain, for its tools' context; nothing for a person's own turn. */
+function delegationOf(request: ExecutionRequest): Pick<ToolContext, 'delegationChain' | 'parentExecutionId' | 'agentId'> {
+  const link = request.delegationChain?.at(-1);
+  if (!link) return {};
+  return { delegationChain: request.delegationChain, parentExecutionId: link.parentExecutionId, agentId: link.agentId };
 }
 
 function fromOutcome(outcome: ToolOutcome): ToolResult {

@@ -1,4 +1,5 @@
 import type { UrlCheck } from '../policy/network-policy.js';
+import type { DelegationChain } from '../policy/delegation-chain.js';
 
 export type { UrlCheck } from '../policy/network-policy.js';
 import type { ElicitationAnswer } from './elicitation.js';
@@ -47,6 +48,12 @@ export type ToolContext = {
   readonly approvedActions: readonly string[];
   /** Set when the session is scoped to fewer tools than its policy allows. */
   readonly allowedTools?: readonly string[];
+  /** Set in a sub-task's turn: the sub-tasks from the person's turn down to this one (the last is this turn). */
+  readonly delegationChain?: DelegationChain;
+  /** In a sub-task: the execution id of the turn that delegated it. */
+  readonly parentExecutionId?: string;
+  /** In a sub-task: the agent that runs it. */
+  readonly agentId?: string;
   /** Aborted at the tool's timeout: the tool must honour it. */
   readonly signal: AbortSignal;
   /** Only this tool's credentials from config, never the whole environment. */

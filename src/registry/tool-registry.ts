@@ -21,7 +21,7 @@ export const defaultAliases: Readonly<Record<string, string>> = { bash: 'exec', 
 /** Everything the registry needs to know about the turn a call belongs to: the context the tool will see, and what the model was shown. */
 export type ExecutionRequest = Pick<
   ToolContext,
-  'traceId' | 'sessionKey' | 'userId' | 'channel' | 'chatId' | 'target' | 'origin' | 'unattended' | 'allowedTools' | 'approvedActions' | 'services' | 'elicitationAnswer'
+  'traceId' | 'sessionKey' | 'userId' | 'channel' | 'chatId' | 'target' | 'origin' | 'unattended' | 'allowedTools' | 'delegationChain' | 'approvedActions' | 'services' | 'elicitationAnswer'
 > & {
   readonly call: ToolCall;
   /** Tools resolved for this session by policy (what the model was shown). */

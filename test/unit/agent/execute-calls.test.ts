@@ -86,6 +86,15 @@ describe('executeCalls', () => {
     expect(outcome.results[3]?.content).toMatch(/^Blocked:/);
   });
 
+  it('refuses, through the registry, a tool outside a sub-task\'s allowed tools even when the conversation could use it', async () => {
+    const { note, registry, logger } = await setup();
+    const scope = scopeFor(['note', 'exec', 'ask_user'], { allowedTools: ['ask_user'], delegationChain: [{ name: 'fix-tests', parentExecutionId: 'exec-root', agentId: 'echo' }] });
+    const calls = [toolCall('note', { text: 'one' })];
+    const outcome = await executeCalls({ registry, scope, calls, repeats: new Map(), logger });
+    expect(outcome.results).toEqual([{ role: 'tool', toolCallId: calls[0]?.id, toolName: 'note', content: 'Error (denied): The tool "note" is not allowed in this context.' }]);
+    expect(note.runs).toEqual([]);
+  });
+
   it('suspends at a call that needs approval; calls after it do not run', async () => {
     const { note, exec, scope, registry, logger } = await setup({ withGate: true });
     const calls = [toolCall('note', { text: 'before' }), toolCall('exec', { text: 'rm old.log' }), toolCall('note', { text: 'after' })];

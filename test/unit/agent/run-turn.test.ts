@@ -17,7 +17,7 @@ afterEach(async () => {
 
 const serverDown: ModelFailure = { kind: 'server', message: 'HTTP 500', retryable: true, provider: 'scripted' };
 
-async function setup(script: readonly ScriptedAnswer[] | Parameters<typeof scriptedModel>[0], options: { maxIterations?: number; visible?: string[] } = {}) {
+async function setup(script: readonly ScriptedAnswer[] | Parameters<typeof scriptedModel>[0], options: { maxIterations?: number; visible?: string[]; allowedTools?: string[] } = {}) {
   const note = countingTool('note');
   const exec = countingTool('exec', { risk: 'exec', approval: 'always' });
   const hidden = countingTool('hidden');
@@ -37,7 +37,7 @@ async function setup(script: readonly ScriptedAnswer[] | Parameters<typeof scrip
     model: scripted.model,
     registry: harness.registry,
     logger: await silentLogger(),
-    scope: scopeFor(options.visible ?? ['note', 'exec', 'ask_user']),
+    scope: scopeFor(options.visible ?? ['note', 'exec', 'ask_user'], options.allowedTools === undefined ? {} : { allowedTools: options.allowedTools }),
     systemPrompt: 'You are a test.',
     messages: [{ role: 'user', content: 'please help' }],
     maxIterations: options.maxIterations ?? 12,
@@ -109,6 +109,16 @@ describe('runTurn', () => {
       'Blocked: this exact call was already made 3 times in this turn. Use the earlier results or change approach.',
     ]);
     expect(outcome).toMatchObject({ status: 'completed', text: 'I will stop.' });
+  });
+
+  it('shows a sub-task only its allowed tools, and the registry refuses the others', async () => {
+    const call = toolCall('exec', { text: 'rm' });
+    const { exec, requests, run } = await setup([{ calls: [call] }, { text: 'Could not.' }], { allowedTools: ['note', 'hidden'] });
+    const outcome = await run();
+    expect(requests[0]?.tools.map((tool) => tool.name)).toEqual(['note']);
+    expect(requests[1]?.messages.at(-1)).toEqual({ role: 'tool', toolCallId: call.id, toolName: 'exec', content: 'Error (denied): The tool "exec" is not allowed in this context.' });
+    expect(exec.runs).toEqual([]);
+    expect(outcome.status).toBe('completed');
   });
 
   it('forces a final answer without tools at the iteration limit', async () => {

@@ -514,6 +514,21 @@ describe('registry.execute: audit entries', () => {
     expect(text).not.toContain('abc');
   });
 
+  it('carries a sub-task\'s chain into its tool\'s context and its audit entry', async () => {
+    const memory = recordingTool('memory');
+    const h = await harnessWith([memory.tool]);
+    const delegationChain = [
+      { name: 'fix-tests', parentExecutionId: 'exec-root', agentId: 'echo' },
+      { name: 'lint', parentExecutionId: 'exec-child', agentId: 'echo' },
+    ];
+    await h.registry.execute(requestFor(callOf('memory', { action: 'recall' }), ['memory'], { allowedTools: ['memory'], delegationChain }));
+    expect(memory.runs[0]?.context).toMatchObject({ allowedTools: ['memory'], delegationChain, parentExecutionId: 'exec-child', agentId: 'echo' });
+    expect((await h.audit.recent(1))[0]).toMatchObject({ tool: 'memory', outcome: 'ok', delegationChain: ['fix-tests', 'lint'], parentExecutionId: 'exec-child' });
+    await h.registry.execute(requestFor(callOf('memory', { action: 'forget' }), ['memory']));
+    expect(memory.runs[1]?.context.delegationChain).toBeUndefined();
+    expect((await h.audit.recent(1))[0]?.delegationChain).toBeUndefined();
+  });
+
   it('writes nothing for a call that waits for approval', async () => {
     const memory = recordingTool('memory');
     const h = await harnessWith([memory.tool], { approvalHook: fixedHook({ decision: 'ask', reason: 'asks' }) });
