@@ -7,7 +7,9 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { countResumptionStart } from './count-resumption-start.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
-import { placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
+import { deliverTurn, placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
+import { turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
+import type { SpanAttributes } from '../telemetry/turn-tracer.js';
 import type { TurnScope } from './turn-scope.js';
 
 /**
@@ -44,8 +46,10 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   }
   let firstResult: string | undefined;
   let approvedOnce: string | undefined;
+  let approvalRecord: PendingApproval | undefined;
   if (suspended.kind === 'approval') {
     const approval = await deps.approvals.get(suspended.id);
+    approvalRecord = approval;
     if (approval?.status === 'pending') return;
     const start = await countResumptionStart(deps, suspended, approval);
     if (start === 'over') {
@@ -66,6 +70,23 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   }
 
   const scope = scopeFrom(deps, suspended);
+  const continuation = { approvedOnce, firstResult };
+  if (deps.tracer === undefined) {
+    await continueTurn(deps, suspended, scope, continuation);
+    return;
+  }
+  const tracer = deps.tracer;
+  const wait = waitSpan(suspended, approvalRecord);
+  tracer.recordSpan({ ...wait, parent: suspended.traceparent, startTime: new Date(suspended.createdAt), endTime: wait.decidedAt ?? deps.now() });
+  // The resumed turn is a child of the span that suspended it (stored with the suspension): one trace across restarts and instances.
+  await tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': suspended.id }, parent: suspended.traceparent }, () =>
+    continueTurn(deps, suspended, scope, continuation),
+  );
+}
+
+/** Runs the waiting call (or its refusal) and the calls behind it, puts the results in the history, and lets the turn finish. */
+async function continueTurn(deps: RuntimeDependencies, suspended: SuspendedCall, scope: TurnScope, continuation: { readonly approvedOnce: string | undefined; readonly firstResult: string | undefined }): Promise<void> {
+  const { approvedOnce, firstResult } = continuation;
   const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
   const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
@@ -88,7 +109,7 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   await deps.history.update(suspended.sessionKey, (messages) => applyReplacements(messages, replacements, suspended));
 
   if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId);
-  else await runAndDeliver(deps, scope, []);
+  else await deliverTurn(deps, scope, []);
 
   // Only now is the suspension finished with: the history holds the real results and the turn has answered.
   if (suspended.kind === 'approval') await deps.approvals.finishResumption(suspended.id, deps.instanceId);
@@ -206,5 +227,23 @@ function scopeFrom(deps: RuntimeDependencies, suspended: SuspendedTurn): TurnSco
     services: deps.servicesFor({ sessionKey: suspended.sessionKey, target: suspended.target, userId: suspended.userId }),
     // The turn may have begun in another process before a restart: its side effects are looked up in the store.
     traceStartedHere: false,
+  };
+}
+
+/** The span of the wait for a person (an approval card or a question): its tool, how it was settled and by whom; never the arguments. */
+function waitSpan(suspended: SuspendedCall, approval: PendingApproval | undefined): { readonly name: string; readonly attributes: SpanAttributes; readonly decidedAt?: Date } {
+  if (suspended.kind === 'question') {
+    return { name: `await_answer ${suspended.call.name}`, attributes: { 'gen_ai.tool.name': suspended.call.name, 'echo.suspension.id': suspended.id, 'echo.answered_by': suspended.answeredBy } };
+  }
+  return {
+    name: `await_approval ${suspended.call.name}`,
+    attributes: {
+      'gen_ai.tool.name': suspended.call.name,
+      'echo.approval.id': suspended.id,
+      'echo.approval.status': approval?.status ?? 'gone',
+      'echo.approval.decided_by': approval?.decidedBy,
+      'echo.approval.risk': approval?.risk,
+    },
+    ...(approval?.decidedAt === undefined ? {} : { decidedAt: new Date(approval.decidedAt) }),
   };
 }

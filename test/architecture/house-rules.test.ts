@@ -36,6 +36,12 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   re2js: ['tools/mcp/'],
   'pg-boss': ['src/cluster/'],
   pg: ['src/cluster/', 'src/store/'],
+  '@opentelemetry/api': ['src/tracing/'],
+  '@opentelemetry/sdk-trace-base': ['src/tracing/'],
+  '@opentelemetry/sdk-trace-node': ['src/tracing/'],
+  '@opentelemetry/exporter-trace-otlp-http': ['src/tracing/'],
+  '@opentelemetry/semantic-conventions': ['src/tracing/'],
+  '@opentelemetry/resources': ['src/tracing/'],
 };
 
 /**
@@ -49,7 +55,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['bus', 'policy'],
   ['registry'],
   ['budgets', 'telemetry', 'media', 'journal'],
-  ['approvals'],
+  ['approvals', 'tracing'],
   ['reviewer'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
