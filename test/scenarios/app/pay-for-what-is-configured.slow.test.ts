@@ -40,6 +40,12 @@ const notNeededAtStart = [
   'prom-client', // the gateway's metrics: loaded with the first event counted or the first scrape
   '@koa/bodyparser', // the gateway's JSON bodies: loaded with the first one
   'node-cron', // cron expressions: loaded with the first one read
+  // Traces: loaded only when an OTEL_* variable names an endpoint (src/app/open-tracing.ts).
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+  '@opentelemetry/semantic-conventions',
 ];
 
 describe('npm start loads only what is configured', () => {
@@ -48,7 +54,7 @@ describe('npm start loads only what is configured', () => {
     const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
       cwd: repositoryRoot,
       env: {
-        ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS'),
+        ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
         OPENAI_BASE_URL: model.url,
         ECHO_DATA_DIR: join(folder, 'data'),
         GATEWAY_PORT: '0',
