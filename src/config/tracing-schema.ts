@@ -3,11 +3,11 @@ import { optionalText } from './comma-list.js';
 
 /** The `tracing` section, filled from the standard OTEL_* variables by config/default.yaml; off while no endpoint is set. */
 export const tracingSchema = z.strictObject({
-  exporter: optionalText.describe('OTEL_TRACES_EXPORTER: `otlp` (the default when an endpoint is set) or `none` to turn traces off.'),
-  endpoint: optionalText.describe('OTEL_EXPORTER_OTLP_ENDPOINT: the OTLP/HTTP base URL; traces go to <endpoint>/v1/traces.'),
-  tracesEndpoint: optionalText.describe('OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: the full OTLP/HTTP traces URL, over `endpoint`.'),
-  headers: optionalText.describe('OTEL_EXPORTER_OTLP_HEADERS: `key=value,key2=value2` sent with every export (an API key is a secret: scrubbed from logs).'),
-  serviceName: z.string().min(1).default('echo-agent').describe('OTEL_SERVICE_NAME: the service.name of every span.'),
+  exporter: optionalText.describe('`otlp` (the default when an endpoint is set) or `none` to turn traces off.'),
+  endpoint: optionalText.describe('The OTLP/HTTP base URL; traces go to <endpoint>/v1/traces.'),
+  tracesEndpoint: optionalText.describe('The full OTLP/HTTP traces URL, over `endpoint`.'),
+  headers: optionalText.describe('`key=value,key2=value2` sent with every export (an API key is a secret: scrubbed from logs).'),
+  serviceName: z.string().min(1).default('echo-agent').describe('The service.name of every span.'),
 });
 
 /** The `tracing` section as validated. */

@@ -48,9 +48,9 @@ const notNeededAtStart = [
   '@opentelemetry/semantic-conventions',
 ];
 
-describe('npm start loads only what is configured', () => {
-  it('reaches its ready line without the packages of features that are off', async () => {
-    const log = join(folder, 'modules.log');
+/** Starts `npm start` with the module recorder until its ready line; the packages it loaded. */
+async function packagesLoadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<Set<string>> {
+    const log = join(folder, `${name}.log`);
     const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
       cwd: repositoryRoot,
       env: {
@@ -60,6 +60,7 @@ describe('npm start loads only what is configured', () => {
         GATEWAY_PORT: '0',
         ECHO_LOG_LEVEL: 'warn',
         ECHO_TEST_MODULE_LOG: log,
+        ...environment,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -75,11 +76,23 @@ describe('npm start loads only what is configured', () => {
       await exited;
     }
     const loaded = readFileSync(log, 'utf8').split('\n');
-    const packages = new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+    return new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+}
+
+describe('npm start loads only what is configured', () => {
+  it('reaches its ready line without the packages of features that are off', async () => {
+    const packages = await packagesLoadedAtStart('modules');
     // The recorder works: the packages every start needs are there.
     expect(packages).toContain('zod');
     expect(packages).toContain('yaml');
     // koa is not in either list: the gateway listens before it loads, and it loads right after (maybe before the kill).
     expect(notNeededAtStart.filter((name) => packages.has(name))).toEqual([]);
+  }, 60_000);
+
+  it('loads the OpenTelemetry SDK once an OTEL_* variable names an endpoint (the recorder would see it)', async () => {
+    // Nothing listens there: the exporter only fails to send, after the ready line.
+    const packages = await packagesLoadedAtStart('modules-traced', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(packages).toContain('@opentelemetry/sdk-trace-base');
+    expect(packages).toContain('@opentelemetry/exporter-trace-otlp-http');
   }, 60_000);
 });
