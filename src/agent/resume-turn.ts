@@ -7,7 +7,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { countResumptionStart } from './count-resumption-start.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
-import { deliverTurn, placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
+import { deliverTurn, placeholdersFor, suspend } from './turn-flow.js';
 import { turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { SpanAttributes } from '../telemetry/turn-tracer.js';
 import type { TurnScope } from './turn-scope.js';
@@ -155,7 +155,9 @@ async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudge
   const scope = scopeFrom(deps, held);
   if (approval?.status === 'approved') {
     await deps.budgets?.settleCard(held.budget, 'continued', approval.decidedBy);
-    await runAndDeliver(deps, scope, []);
+    // Continued in the trace of the turn the card held (its span is stored with the hold), like an approved call.
+    if (deps.tracer === undefined) await deliverTurn(deps, scope, []);
+    else await deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': held.id }, parent: held.traceparent }, () => deliverTurn(deps, scope, []));
   } else {
     const stopped = approval?.status === 'denied';
     await deps.budgets?.settleCard(held.budget, stopped ? 'stopped' : 'expired', approval?.decidedBy);
