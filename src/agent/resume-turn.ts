@@ -8,7 +8,7 @@ import { countResumptionStart } from './count-resumption-start.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { deliverTurn, placeholdersFor, suspend } from './turn-flow.js';
-import { turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
+import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { SpanAttributes } from '../telemetry/turn-tracer.js';
 import type { TurnScope } from './turn-scope.js';
 
@@ -79,8 +79,8 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   const wait = waitSpan(suspended, approvalRecord);
   tracer.recordSpan({ ...wait, parent: suspended.traceparent, startTime: new Date(suspended.createdAt), endTime: wait.decidedAt ?? deps.now() });
   // The resumed turn is a child of the span that suspended it (stored with the suspension): one trace across restarts and instances.
-  await tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': suspended.id }, parent: suspended.traceparent }, () =>
-    continueTurn(deps, suspended, scope, continuation),
+  await tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': suspended.id }, parent: suspended.traceparent }, (span) =>
+    continueTurn(reportingTo(deps, span), suspended, scope, continuation),
   );
 }
 
@@ -157,7 +157,7 @@ async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudge
     await deps.budgets?.settleCard(held.budget, 'continued', approval.decidedBy);
     // Continued in the trace of the turn the card held (its span is stored with the hold), like an approved call.
     if (deps.tracer === undefined) await deliverTurn(deps, scope, []);
-    else await deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': held.id }, parent: held.traceparent }, () => deliverTurn(deps, scope, []));
+    else await deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': held.id }, parent: held.traceparent }, (span) => deliverTurn(reportingTo(deps, span), scope, []));
   } else {
     const stopped = approval?.status === 'denied';
     await deps.budgets?.settleCard(held.budget, stopped ? 'stopped' : 'expired', approval?.decidedBy);

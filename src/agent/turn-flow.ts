@@ -12,7 +12,7 @@ import type { CallSuspension } from './execute-calls.js';
 import { formatArguments } from './format-arguments.js';
 import { suspendForElicitation } from './elicit-in-chat.js';
 import { runTurn } from './run-turn.js';
-import { turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
+import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
 
@@ -37,7 +37,7 @@ export function placeholdersFor(suspensionId: string, suspension: CallSuspension
  */
 export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], history?: Promise<readonly ChatMessage[]>): Promise<void> {
   if (deps.tracer === undefined) return deliverTurn(deps, scope, newMessages, history);
-  return deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: turnSpanAttributes(deps.botName, scope) }, () => deliverTurn(deps, scope, newMessages, history));
+  return deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: turnSpanAttributes(deps.botName, scope) }, (span) => deliverTurn(reportingTo(deps, span), scope, newMessages, history));
 }
 
 /** runAndDeliver without a span of its own: a resumed turn runs it inside the span that continues its trace. */

@@ -76,6 +76,9 @@ describe('OpenTelemetry traces of a turn with a tool call and an approval (Teleg
     expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([first.traceId]));
     expect(resumed.parentSpanId).toBe(first.spanId);
     expect(resumed.attributes['echo.resumed']).toBe(true);
+    // The same statuses the turn-finished listeners (cron run records, webhook waits) get.
+    expect(first.attributes['echo.turn.status']).toBe('suspended');
+    expect(resumed.attributes['echo.turn.status']).toBe('completed');
     expect(first.attributes).toMatchObject({ 'gen_ai.operation.name': 'invoke_agent', 'echo.channel': 'telegram', 'echo.origin': 'user', 'echo.unattended': false, 'echo.user.id': '1001' });
     expect(first.resource['service.name']).toBe('echo-traces-test');
 
