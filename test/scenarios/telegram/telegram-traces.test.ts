@@ -123,4 +123,30 @@ describe('OpenTelemetry traces of a turn with a tool call and an approval (Teleg
     // The first turn's spans were exported when its app stopped, the resumed ones by the new app: still one trace.
     expectOneTrace(spans);
   });
+
+  it('continues the trace of a turn a budget card held, once Continue is pressed', async () => {
+    scenario = await startTelegramScenario({
+      allowFrom: '1001',
+      yaml: 'approvals:\n  explain: false\nbudgets:\n  softLimit: 0.5\n  chat: { daily: { tokens: 1000 } }\n',
+      environment: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+    });
+    const client = scenario.client({ userId: 1001 });
+    scenario.model.enqueue({ text: 'first answer', usage: { input: 550, output: 50 } });
+    await client.sendMessage(client.makeMessage('first'));
+    await scenario.waitForBotMessage((message) => message.text === 'first answer', 'the first answer');
+    await client.sendMessage(client.makeMessage('second'));
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the budget card');
+    scenario.model.enqueue({ text: 'second answer', usage: { input: 10, output: 10 } });
+    const continueButton = card.keyboard?.flat().find((button) => /Continue/.test(button.text))?.callback_data ?? '';
+    await client.sendCallback(client.makeCallbackQuery(continueButton, { message: { message_id: card.messageId } }));
+    await scenario.waitForBotMessage((message) => message.text === 'second answer', 'the held message answered');
+
+    const spans = await waitFor(() => (named(receiver.spans, 'invoke_agent').length >= 3 && named(receiver.spans, 'chat ').length >= 2 ? [...receiver.spans] : undefined), 'the exported spans', 20_000);
+    const [first, held, continued] = [...named(spans, 'invoke_agent')].sort((a, b) => Number(BigInt(a.startTimeUnixNano) - BigInt(b.startTimeUnixNano)));
+    expect(held?.traceId).not.toBe(first?.traceId);
+    expect(continued?.traceId).toBe(held?.traceId);
+    expect(continued?.parentSpanId).toBe(held?.spanId);
+    expect(continued?.attributes['echo.turn.status']).toBe('completed');
+    expect(named(spans, 'chat ').find((span) => span.traceId === held?.traceId)?.parentSpanId).toBe(continued?.spanId);
+  });
 });
