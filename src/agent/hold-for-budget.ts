@@ -41,7 +41,8 @@ export async function holdForBudget(deps: TurnSettings & TurnState & TurnDeliver
     budgetPeriod: status.period,
   });
   await control.markAsked(ref, approval.id);
-  const held: SuspendedForBudget = { ...suspensionBase(scope, approval.id, deps.now()), kind: 'budget', budget: ref, resetsAt: status.resetsAt };
+  const traceparent = deps.tracer?.traceparent();
+  const held: SuspendedForBudget = { ...suspensionBase(scope, approval.id, deps.now()), ...(traceparent === undefined ? {} : { traceparent }), kind: 'budget', budget: ref, resetsAt: status.resetsAt };
   await deps.suspensions.set(approval.id, held);
 
   const card: ApprovalCard = {

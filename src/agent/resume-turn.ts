@@ -7,8 +7,11 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { countResumptionStart } from './count-resumption-start.js';
 import { executeCalls } from './execute-calls.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
-import { placeholdersFor, runAndDeliver, suspend } from './turn-flow.js';
+import { deliverTurn, placeholdersFor, suspend } from './turn-flow.js';
 import { scopeOfSuspendedTurn } from './scope-of-suspended-turn.js';
+import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
+import type { SpanAttributes } from '../telemetry/turn-tracer.js';
+import type { TurnScope } from './turn-scope.js';
 
 /**
  * Continues a suspended turn from the store (also in a new process after a restart): runs or refuses
@@ -44,8 +47,10 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   }
   let firstResult: string | undefined;
   let approvedOnce: string | undefined;
+  let approvalRecord: PendingApproval | undefined;
   if (suspended.kind === 'approval') {
     const approval = await deps.approvals.get(suspended.id);
+    approvalRecord = approval;
     if (approval?.status === 'pending') return;
     const start = await countResumptionStart(deps, suspended, approval);
     if (start === 'over') {
@@ -66,6 +71,23 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   }
 
   const scope = scopeOfSuspendedTurn(deps, suspended);
+  const continuation = { approvedOnce, firstResult };
+  if (deps.tracer === undefined) {
+    await continueTurn(deps, suspended, scope, continuation);
+    return;
+  }
+  const tracer = deps.tracer;
+  const wait = waitSpan(suspended, approvalRecord);
+  tracer.recordSpan({ ...wait, parent: suspended.traceparent, startTime: new Date(suspended.createdAt), endTime: wait.decidedAt ?? deps.now() });
+  // The resumed turn is a child of the span that suspended it (stored with the suspension): one trace across restarts and instances.
+  await tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': suspended.id }, parent: suspended.traceparent }, (span) =>
+    continueTurn(reportingTo(deps, span), suspended, scope, continuation),
+  );
+}
+
+/** Runs the waiting call (or its refusal) and the calls behind it, puts the results in the history, and lets the turn finish. */
+async function continueTurn(deps: RuntimeDependencies, suspended: SuspendedCall, scope: TurnScope, continuation: { readonly approvedOnce: string | undefined; readonly firstResult: string | undefined }): Promise<void> {
+  const { approvedOnce, firstResult } = continuation;
   const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
   const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
@@ -88,7 +110,7 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   await deps.history.update(suspended.sessionKey, (messages) => applyReplacements(messages, replacements, suspended));
 
   if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId);
-  else await runAndDeliver(deps, scope, []);
+  else await deliverTurn(deps, scope, []);
 
   // Only now is the suspension finished with: the history holds the real results and the turn has answered.
   if (suspended.kind === 'approval') await deps.approvals.finishResumption(suspended.id, deps.instanceId);
@@ -134,7 +156,9 @@ async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudge
   const scope = scopeOfSuspendedTurn(deps, held);
   if (approval?.status === 'approved') {
     await deps.budgets?.settleCard(held.budget, 'continued', approval.decidedBy);
-    await runAndDeliver(deps, scope, []);
+    // Continued in the trace of the turn the card held (its span is stored with the hold), like an approved call.
+    if (deps.tracer === undefined) await deliverTurn(deps, scope, []);
+    else await deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': held.id }, parent: held.traceparent }, (span) => deliverTurn(reportingTo(deps, span), scope, []));
   } else {
     const stopped = approval?.status === 'denied';
     await deps.budgets?.settleCard(held.budget, stopped ? 'stopped' : 'expired', approval?.decidedBy);
@@ -179,4 +203,22 @@ function refusalText(approval: PendingApproval | undefined): string {
     default:
       return 'Not run.';
   }
+}
+
+/** The span of the wait for a person (an approval card or a question): its tool, how it was settled and by whom; never the arguments. */
+function waitSpan(suspended: SuspendedCall, approval: PendingApproval | undefined): { readonly name: string; readonly attributes: SpanAttributes; readonly decidedAt?: Date } {
+  if (suspended.kind === 'question') {
+    return { name: `await_answer ${suspended.call.name}`, attributes: { 'gen_ai.tool.name': suspended.call.name, 'echo.suspension.id': suspended.id, 'echo.answered_by': suspended.answeredBy } };
+  }
+  return {
+    name: `await_approval ${suspended.call.name}`,
+    attributes: {
+      'gen_ai.tool.name': suspended.call.name,
+      'echo.approval.id': suspended.id,
+      'echo.approval.status': approval?.status ?? 'gone',
+      'echo.approval.decided_by': approval?.decidedBy,
+      'echo.approval.risk': approval?.risk,
+    },
+    ...(approval?.decidedAt === undefined ? {} : { decidedAt: new Date(approval.decidedAt) }),
+  };
 }

@@ -17,6 +17,7 @@ import type { SessionHistory } from './session-history.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
+import type { TurnTracer } from '../telemetry/turn-tracer.js';
 
 /** Settings of every turn, read from config. */
 export type TurnSettings = {
@@ -62,6 +63,8 @@ export type TurnDelivery = {
   /** Listeners told when a turn ends (webhook waits, cron run records). */
   readonly turnFinished: (report: TurnFinished) => void;
   readonly now: () => Date;
+  /** Spans of turns and approval waits (OpenTelemetry); absent when tracing is off. */
+  readonly tracer?: TurnTracer;
 };
 
 /** The model and the tools a turn works with, and what each channel may see. */

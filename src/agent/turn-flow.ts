@@ -13,6 +13,7 @@ import type { CallSuspension } from './execute-calls.js';
 import { formatArguments } from './format-arguments.js';
 import { suspendForElicitation } from './elicit-in-chat.js';
 import { runTurn } from './run-turn.js';
+import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
 
@@ -36,6 +37,12 @@ export function placeholdersFor(suspensionId: string, suspension: CallSuspension
  * could not be reached. `history` is the session's history when the caller started reading it already.
  */
 export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], history?: Promise<readonly ChatMessage[]>): Promise<void> {
+  if (deps.tracer === undefined) return deliverTurn(deps, scope, newMessages, history);
+  return deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: turnSpanAttributes(deps.botName, scope) }, (span) => deliverTurn(reportingTo(deps, span), scope, newMessages, history));
+}
+
+/** runAndDeliver without a span of its own: a resumed turn runs it inside the span that continues its trace. */
+export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], history?: Promise<readonly ChatMessage[]>): Promise<void> {
   const messages = deps.messagesFor(scope.channel);
   // A new attended turn past a budget's soft limit waits for the card; a used-up budget stops it inside the loop, before the model.
   if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended) {
@@ -117,7 +124,8 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
 
 /** Saves the suspended turn and shows the person a card (approval) or a question. */
 export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
-  const base = { ...suspensionBase(scope, suspensionId, deps.now()), call: suspension.call, remainingCalls: suspension.remaining };
+  const traceparent = deps.tracer?.traceparent();
+  const base = { ...suspensionBase(scope, suspensionId, deps.now()), ...(traceparent === undefined ? {} : { traceparent }), call: suspension.call, remainingCalls: suspension.remaining };
   if (suspension.kind === 'question' && suspension.elicitation !== undefined) {
     await suspendForElicitation(deps, scope, base, { ...suspension, elicitation: suspension.elicitation });
     return;

@@ -23,6 +23,9 @@ import { fenceHistory } from './fence-history.js';
 import type { Infrastructure } from './open-infrastructure.js';
 import { createSmartApprovals } from '../reviewer/create-smart-approvals.js';
 import { createEndpointModel } from './create-model.js';
+import { traceModelCalls } from '../telemetry/trace-model-calls.js';
+import { traceToolCalls } from '../telemetry/trace-tool-calls.js';
+import type { TurnTracer } from '../telemetry/turn-tracer.js';
 import { type MediaWiring, wireMedia } from './wire-media.js';
 
 /**
@@ -44,6 +47,8 @@ export async function buildRuntime(input: {
   readonly logger: Logger;
   readonly now: () => Date;
   readonly model: ModelPort;
+  /** Spans of turns, model and tool calls (OpenTelemetry); absent when tracing is off. */
+  readonly tracer?: TurnTracer;
   readonly infrastructure: Infrastructure;
   readonly tools: ToolSet;
   readonly scheduler: SchedulerPort;
@@ -55,7 +60,8 @@ export async function buildRuntime(input: {
 }): Promise<{ readonly ok: true; readonly wired: WiredRuntime } | { readonly ok: false; readonly error: string }> {
   const { config, logger, now, infrastructure, tools, messagesFor } = input;
   const { store, outbox, audit, budgets, telemetry } = infrastructure;
-  const model = budgets.meter(input.model);
+  const { tracer } = input;
+  const model = budgets.meter(tracer === undefined ? input.model : traceModelCalls(input.model, tracer, config.model.primary.provider));
   const approvalRouteFor = createApprovalRouting(config, input.activeSurfaces);
   const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter, createEndpointModel });
   if (!smart.ok) return smart;
@@ -110,8 +116,9 @@ export async function buildRuntime(input: {
     messagesFor,
     turnFinished: (report) => telemetry.emitTurnFinished(report),
     now,
+    ...(tracer === undefined ? {} : { tracer }),
   };
-  const turnTools: TurnTools = { model: media.model, readAttachments: media.readAttachments, registry: tools.registry, visibleToolsFor: tools.visibleToolsFor, servicesFor };
+  const turnTools: TurnTools = { model: media.model, readAttachments: media.readAttachments, registry: tracer === undefined ? tools.registry : traceToolCalls(tools.registry, tracer), visibleToolsFor: tools.visibleToolsFor, servicesFor };
   const governance: TurnGovernance = {
     approvalRouteFor,
     explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),

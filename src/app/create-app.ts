@@ -18,6 +18,7 @@ import { hooksSourceName } from '../hooks/hooks-source-name.js';
 import { schedulerSourceName } from '../scheduler/create-scheduler.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import { openTracing } from './open-tracing.js';
 import { builtinChannels, channelConfigSections } from './builtin-channels.js';
 import { buildRuntime } from './build-runtime.js';
 import { buildToolSet } from './build-tool-set.js';
@@ -108,6 +109,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   const lifecycle = createLifecycle({ logger });
   let requeue = () => {};
   return lifecycle.guard(async () => {
+    const tracer = await openTracing({ config, logger, lifecycle });
     const infrastructure = await openInfrastructure({ config, logger, now, lifecycle, channelSections: channelConfigSections(allAdapters), messagesFor, requeued: () => requeue() });
     const toolSet = await buildToolSet({ config, logger, store: infrastructure.store, audit: infrastructure.audit, workspaceDir, traits, activeSurfaces: table.surfaces, lifecycle, sandboxSources: options.sandboxSources, extraTools: options.extraTools, samplingModel: infrastructure.budgets.meter(modelResult.model) });
     if (!toolSet.ok) return toolSet;
@@ -119,7 +121,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
         : undefined;
     const context = createChannelContext({ config, logger, mode: options.mode, infrastructure, messagesFor, gateway: gateway ?? noGateway, terminal: options.terminal });
     const scheduler = await wireScheduler(context);
-    const built = await buildRuntime({ config, logger, now, model: modelResult.model, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor });
+    const built = await buildRuntime({ config, logger, now, model: modelResult.model, tracer, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor });
     if (!built.ok) return built;
     const { runtime, media } = built.wired;
     const mcpServerLine = gateway ? wireMcpServer({ config, logger, infrastructure, wired: built.wired, gateway }) : undefined;

@@ -32,6 +32,8 @@ type SuspendedTurnBase = {
   readonly delegationChain?: DelegationChain;
   readonly causationId?: string;
   readonly createdAt: string;
+  /** The W3C traceparent of the turn's span when tracing is on: its resumption continues that trace. */
+  readonly traceparent?: string;
   /**
    * Starts of its resumption when no approval claim counts them (answered questions; an approval whose record is
    * gone): counted here before each start, so a start that killed its process is counted.

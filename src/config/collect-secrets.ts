@@ -1,6 +1,7 @@
 import { isSecretName } from './is-secret-name.js';
 import { type ChannelConfigSection, channelSecrets } from './channel-config-section.js';
 import type { Config } from './config-schema.js';
+import { parseOtlpHeaders } from './tracing-schema.js';
 
 /** Every secret value in the configuration (the channels' from the secret keys their sections declare), so the logger can scrub them from any line. */
 export function collectSecrets(config: Config, channels: readonly ChannelConfigSection[]): string[] {
@@ -19,6 +20,8 @@ export function collectSecrets(config: Config, channels: readonly ChannelConfigS
       [...Object.entries(server.headers), ...Object.entries(server.env)].filter(([name]) => isSecretName(name)).flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')]),
     ),
     ...config.mcp.serve.keys.map((entry) => entry.key),
+    // OTLP headers carry a vendor's API key (Honeycomb, Langfuse): every value counts as a secret.
+    ...Object.values(parseOtlpHeaders(config.tracing.headers ?? '')).flatMap((value) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')]),
   ];
   // Very short values would scrub ordinary words out of log lines; real secrets are longer.
   return values.filter((value): value is string => value !== undefined && value.length >= 6);

@@ -5,6 +5,7 @@ import { commaList, flexibleBoolean, optionalText } from './comma-list.js';
 import { mcpServeSchema } from './mcp-serve-schema.js';
 import { hooksSchema } from './hooks-config-schema.js';
 import { toolSelectionSchema } from './tool-selection-schema.js';
+import { tracingSchema } from './tracing-schema.js';
 
 export { toolSelectionSchema } from './tool-selection-schema.js';
 
@@ -295,6 +296,7 @@ export const coreConfigSchema = z.strictObject({
     .record(z.string().min(1), modelPriceSchema)
     .default({})
     .describe('Price per million tokens, by model name as configured (model.primary.name); models not listed count tokens only.'),
+  tracing: tracingSchema.prefault({}).describe('OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables; off (nothing loaded) while no endpoint is set.'),
 });
 
 /**
@@ -304,8 +306,8 @@ export const coreConfigSchema = z.strictObject({
 export function createConfigSchema(sections: readonly ChannelConfigSection[]) {
   const channels = z.strictObject(Object.fromEntries(sections.map((section) => [section.name, section.schema.prefault({})]))).prefault({});
   // `channels` keeps its place after approvals, so the generated reference reads in the file's order.
-  const { cron, hooks, mcp, budgets, prices, ...head } = coreConfigSchema.shape;
-  return z.strictObject({ ...head, channels, cron, hooks, mcp, budgets, prices });
+  const { cron, hooks, mcp, budgets, prices, tracing, ...head } = coreConfigSchema.shape;
+  return z.strictObject({ ...head, channels, cron, hooks, mcp, budgets, prices, tracing });
 }
 
 /** The validated configuration the runtime reads; a channel reads its own section typed through its `ChannelConfigSection`. */

@@ -59,9 +59,11 @@ export function codeOf(text: string): string {
 
 /** The lines of a text that name one of the channels in code: `telegram`, `Telegram`, `TELEGRAM_…`, `telegramCommands`. Pure. */
 export function channelMentionsIn(text: string, names: readonly string[]): { readonly line: number; readonly text: string }[] {
-  const spellings = names.flatMap((name) => [name, `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, name.toUpperCase(), ...(name === 'wechat' ? ['WeChat'] : [])]);
-  // A name as a word or the start of an identifier (`telegramCommands`, `TELEGRAM_BOT_TOKEN`), not inside another word (`client`).
-  const pattern = new RegExp(`(?<![A-Za-z0-9])(?:${spellings.join('|')})(?![a-z0-9])`);
+  // A name as a word or the start of an identifier (`telegramCommands`, `TELEGRAM_BOT_TOKEN`), not inside another word
+  // (`client`, and in upper case `CLIENT`: an upper-case name ends where the word does, at `_` or a non-letter).
+  const wordStarts = names.flatMap((name) => [name, `${name[0]?.toUpperCase() ?? ''}${name.slice(1)}`, ...(name === 'wechat' ? ['WeChat'] : [])]);
+  const upperCase = names.map((name) => name.toUpperCase());
+  const pattern = new RegExp(`(?<![A-Za-z0-9])(?:(?:${wordStarts.join('|')})(?![a-z0-9])|(?:${upperCase.join('|')})(?![A-Za-z0-9]))`);
   return codeOf(text)
     .split('\n')
     .flatMap((line, index) => (pattern.test(line) ? [{ line: index + 1, text: line.trim() }] : []));

@@ -36,6 +36,12 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   re2js: ['tools/mcp/'],
   'pg-boss': ['src/cluster/'],
   pg: ['src/cluster/', 'src/store/'],
+  '@opentelemetry/api': ['src/tracing/'],
+  '@opentelemetry/sdk-trace-base': ['src/tracing/'],
+  '@opentelemetry/sdk-trace-node': ['src/tracing/'],
+  '@opentelemetry/exporter-trace-otlp-http': ['src/tracing/'],
+  '@opentelemetry/semantic-conventions': ['src/tracing/'],
+  '@opentelemetry/resources': ['src/tracing/'],
 };
 
 /**
@@ -49,7 +55,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['bus', 'policy'],
   ['registry'],
   ['budgets', 'telemetry', 'media', 'journal'],
-  ['approvals'],
+  ['approvals', 'tracing'],
   ['reviewer'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
@@ -83,8 +89,10 @@ describe('house rules (docs/naming.md), checked on every file', () => {
       "import { run } from './cli/run-start.js';",
       "import { x } from '../../channels/wechat/index.js';",
       "const c = `${name}:wechat`;",
+      'const kind = SpanKind.CLIENT; // an upper-case word that only begins like a channel (cli)',
+      "const d = 'CLI_TOKEN';",
     ].join('\n');
-    expect(channelMentionsIn(sample, ['telegram', 'wechat', 'cli']).map((mention) => mention.line)).toEqual([1, 2, 6, 7]);
+    expect(channelMentionsIn(sample, ['telegram', 'wechat', 'cli']).map((mention) => mention.line)).toEqual([1, 2, 6, 7, 9]);
   });
 
   it('nothing outside src/app/ imports src/app/, but the commands of src/cli/ (the composition root sits on top; tests may)', () => {

@@ -40,20 +40,27 @@ const notNeededAtStart = [
   'prom-client', // the gateway's metrics: loaded with the first event counted or the first scrape
   '@koa/bodyparser', // the gateway's JSON bodies: loaded with the first one
   'node-cron', // cron expressions: loaded with the first one read
+  // Traces: loaded only when an OTEL_* variable names an endpoint (src/app/open-tracing.ts).
+  '@opentelemetry/api',
+  '@opentelemetry/sdk-trace-base',
+  '@opentelemetry/exporter-trace-otlp-http',
+  '@opentelemetry/resources',
+  '@opentelemetry/semantic-conventions',
 ];
 
-describe('npm start loads only what is configured', () => {
-  it('reaches its ready line without the packages of features that are off', async () => {
-    const log = join(folder, 'modules.log');
+/** Starts `npm start` with the module recorder until its ready line; the packages it loaded. */
+async function packagesLoadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<Set<string>> {
+    const log = join(folder, `${name}.log`);
     const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
       cwd: repositoryRoot,
       env: {
-        ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS'),
+        ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
         OPENAI_BASE_URL: model.url,
         ECHO_DATA_DIR: join(folder, 'data'),
         GATEWAY_PORT: '0',
         ECHO_LOG_LEVEL: 'warn',
         ECHO_TEST_MODULE_LOG: log,
+        ...environment,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -69,11 +76,23 @@ describe('npm start loads only what is configured', () => {
       await exited;
     }
     const loaded = readFileSync(log, 'utf8').split('\n');
-    const packages = new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+    return new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+}
+
+describe('npm start loads only what is configured', () => {
+  it('reaches its ready line without the packages of features that are off', async () => {
+    const packages = await packagesLoadedAtStart('modules');
     // The recorder works: the packages every start needs are there.
     expect(packages).toContain('zod');
     expect(packages).toContain('yaml');
     // koa is not in either list: the gateway listens before it loads, and it loads right after (maybe before the kill).
     expect(notNeededAtStart.filter((name) => packages.has(name))).toEqual([]);
+  }, 60_000);
+
+  it('loads the OpenTelemetry SDK once an OTEL_* variable names an endpoint (the recorder would see it)', async () => {
+    // Nothing listens there: the exporter only fails to send, after the ready line.
+    const packages = await packagesLoadedAtStart('modules-traced', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
+    expect(packages).toContain('@opentelemetry/sdk-trace-base');
+    expect(packages).toContain('@opentelemetry/exporter-trace-otlp-http');
   }, 60_000);
 });
