@@ -2,7 +2,8 @@ import type { ChannelDoctor } from '../../src/doctor/channel-doctor.js';
 import { type DoctorLine, doctorLine } from '../../src/doctor/doctor-line.js';
 import { createAccessTokenClient } from './access-token-client.js';
 import { type QqConfig, qqConfig } from './qq-config.js';
-import { describeQqSettings, hostOf, qqCallbackPath, qqSettingsProblem, tokenRootOf } from './qq-settings.js';
+import { hostOf } from '../../src/logging/host-of.js';
+import { describeQqSettings, qqCallbackPath, qqSettingsProblem, tokenRootOf } from './qq-settings.js';
 
 /** QQ's doctor lines: on with an AppID and an AppSecret; then whether QQ issues a token for them, and who can reach the bot. */
 export const qqDoctor: ChannelDoctor = {

@@ -1,3 +1,4 @@
+import { hostOf } from '../../src/logging/host-of.js';
 import { qqTokenRoot } from './access-token-client.js';
 import type { QqConfig } from './qq-config.js';
 
@@ -25,13 +26,4 @@ export function describeQqSettings(settings: QqConfig): string {
   const users = settings.allowFrom.length === 0 ? 'no allowed users yet (strangers are told their openid)' : `${settings.allowFrom.length} allowed user${settings.allowFrom.length === 1 ? '' : 's'}`;
   const groups = settings.groups.length === 0 ? '' : `, ${settings.groups.length} group${settings.groups.length === 1 ? '' : 's'}`;
   return `${via}, ${users}${groups}`;
-}
-
-/** The host of a URL, or a neutral phrase (never the text itself). */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the configured address';
-  }
 }

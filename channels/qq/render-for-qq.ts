@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../src/time/format-local-time.js';
 import type { ApprovalCard } from '../../src/events/approval-card.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { OutboundEvent } from '../../src/events/outbound-event.js';
@@ -37,7 +38,7 @@ export function renderQqCard(card: ApprovalCard, options: QqRenderOptions): stri
     field(messages.approvalRisk, messages.riskLevel(card.risk)),
     field(messages.approvalExplanationLabel, card.explanation),
     ...(card.reviewerNote ? [field(messages.approvalReviewerLabel, card.reviewerNote)] : []),
-    field(messages.approvalExpires, formatTime(card.expiresAt, options.timezone ?? 'UTC')),
+    field(messages.approvalExpires, formatLocalTime(card.expiresAt, options.timezone ?? 'UTC')),
     ...(card.toolName === scheduleToolName ? [messages.qqScheduleLimits(options.scene)] : []),
     hint,
   ].join('\n');
@@ -68,10 +69,3 @@ export function renderForQq(event: OutboundEvent, options: QqRenderOptions): rea
   }
 }
 
-function formatTime(iso: string, timezone: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(date);
-  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} (${timezone})`;
-}

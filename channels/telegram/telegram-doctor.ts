@@ -2,7 +2,8 @@ import type { ChannelDoctor } from '../../src/doctor/channel-doctor.js';
 import { type DoctorLine, doctorLine } from '../../src/doctor/doctor-line.js';
 import type { TelegramTokenCheck } from './check-telegram-token.js';
 import { type TelegramConfig as TelegramSettings, telegramConfig } from './telegram-config.js';
-import { describeTelegramSettings, hostOf, telegramSettingsProblem as settingsProblem } from './telegram-settings.js';
+import { hostOf } from '../../src/logging/host-of.js';
+import { describeTelegramSettings, telegramSettingsProblem as settingsProblem } from './telegram-settings.js';
 
 /** Telegram's doctor lines: on with a token; then `getMe`, who can reach the bot and who approves. */
 export const telegramDoctor: ChannelDoctor = {

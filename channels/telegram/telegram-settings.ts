@@ -1,3 +1,4 @@
+import { hostOf } from '../../src/logging/host-of.js';
 import type { TelegramConfig as TelegramSettings } from './telegram-config.js';
 
 /** The shape of a bot token from @BotFather (`123456789:AA...`). */
@@ -27,13 +28,4 @@ export function describeTelegramSettings(settings: TelegramSettings): string {
       : `${settings.allowFrom.length} allowed user${settings.allowFrom.length === 1 ? '' : 's'}`;
   const groups = settings.groups.length === 0 ? '' : `, ${settings.groups.length} group${settings.groups.length === 1 ? '' : 's'}`;
   return `${via}, ${users}${groups}`;
-}
-
-/** The host of a URL, or a neutral phrase for one that does not parse (never the text itself: it may hold a secret). */
-export function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the configured address';
-  }
 }

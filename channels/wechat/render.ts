@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../src/time/format-local-time.js';
 import type { ApprovalCard } from '../../src/events/approval-card.js';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { OutboundEvent } from '../../src/events/outbound-event.js';
@@ -26,7 +27,7 @@ export function renderCard(card: ApprovalCard, messages: WechatMessages, timezon
     messages.wechatField(messages.approvalRisk, messages.riskLevel(card.risk)),
     messages.wechatField(messages.approvalExplanationLabel, card.explanation),
     ...(card.reviewerNote ? [messages.wechatField(messages.approvalReviewerLabel, card.reviewerNote)] : []),
-    messages.wechatField(messages.approvalExpires, formatTime(card.expiresAt, timezone)),
+    messages.wechatField(messages.approvalExpires, formatLocalTime(card.expiresAt, timezone)),
     replyHint(card, messages),
   ].join('\n');
 }
@@ -68,10 +69,3 @@ function withRoomHint(text: string, options: WechatRenderOptions): string {
   return options.inRoom === true ? `${text}\n${options.messages.wechatMentionToReply}` : text;
 }
 
-function formatTime(iso: string, timezone: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(date);
-  const part = (type: string) => parts.find((item) => item.type === type)?.value ?? '';
-  return `${part('year')}-${part('month')}-${part('day')} ${part('hour')}:${part('minute')} (${timezone})`;
-}

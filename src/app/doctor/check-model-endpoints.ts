@@ -1,3 +1,4 @@
+import { hostOf } from '../../logging/host-of.js';
 import type { Config } from '../../config/config-schema.js';
 import { endpointProblem } from '../create-model.js';
 import { type DoctorLine, doctorLine, formatSeconds } from '../../doctor/doctor-line.js';
@@ -68,10 +69,3 @@ export function describeModelProbe(input: { readonly label: string; readonly end
   return doctorLine('warn', 'model', `${label}: ${host} answered HTTP ${status} to the model list`);
 }
 
-function hostOf(url: string): string {
-  try {
-    return new URL(url).host;
-  } catch {
-    return 'the configured base URL';
-  }
-}
