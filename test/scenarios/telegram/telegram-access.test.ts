@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
+import { waitFor } from '../../fakes/start-test-app.js';
 
 describe('telegram access', () => {
   let scenario: TelegramScenario | undefined;
@@ -28,8 +29,12 @@ describe('telegram access', () => {
     await first.sendMessage(first.makeMessage('hello again?'));
     const second = scenario.client({ userId: 9010 });
     await second.sendMessage(second.makeMessage('hi'));
-    // Updates are handled in order: the second stranger's notice comes after both messages of the first.
+    // The updates of one poll are dispatched side by side, so the two strangers' notices may come in either order;
+    // the next poll's offset past all three says every one of them was handled (and any second notice sent).
     await scenario.waitForBotMessage((message) => message.chatId === '9010', 'the notice to the second stranger');
+    await scenario.waitForBotMessage((message) => message.chatId === '9009', 'the notice to the first stranger');
+    const lastUpdateId = Math.max(...scenario.proxy.deliveredUpdates.map((update) => update.update_id));
+    await waitFor(() => scenario?.proxy.callsOf('getUpdates').some((call) => Number(call.body.offset ?? 0) > lastUpdateId), 'a poll acknowledging all three updates');
     const notices = scenario.botMessages(9009);
     expect(notices).toHaveLength(1);
     expect(notices[0]?.text).toContain('Your user id is 9009');
