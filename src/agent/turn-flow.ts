@@ -85,6 +85,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         if (!delivery.ok) deps.logger.warn({ traceId: scope.traceId, error: delivery.error }, 'final reply was not delivered');
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'completed', text, delivery });
+        await compactAfterTurn(deps, scope);
         return;
       }
       case 'suspended':
@@ -111,6 +112,17 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
   } finally {
     clearTimeout(deadlineTimer);
     typing.stop();
+  }
+}
+
+/** After the answer went out: compacts the history when it passed its budget. A failure keeps the history whole and is tried after the next turn. */
+async function compactAfterTurn(deps: RuntimeDependencies, scope: TurnScope): Promise<void> {
+  if (deps.compactor === undefined) return;
+  try {
+    const outcome = await deps.compactor.compactIfNeeded(scope.sessionKey, attributionOf(scope));
+    if (outcome.kind === 'compacted') deps.logger.info({ traceId: scope.traceId, spanLength: outcome.spanLength, summaryChars: outcome.summaryChars }, 'history compacted');
+  } catch (error) {
+    deps.logger.warn({ traceId: scope.traceId, error }, 'history compaction failed; the history is kept whole');
   }
 }
 

@@ -50,7 +50,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['registry'],
   ['budgets', 'telemetry', 'media', 'journal'],
   ['approvals'],
-  ['reviewer'],
+  ['reviewer', 'memory'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
   ['channel', 'mcp-server', 'hooks'],
