@@ -15,6 +15,7 @@ import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
 import type { HistoryCompactor } from '../memory/create-history-compactor.js';
+import type { FactExtractor } from '../memory/create-fact-extractor.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
@@ -40,8 +41,8 @@ export type TurnSettings = {
 /** What turns keep in the store: history, pending approvals, suspended turns, open questions, parked turns. */
 export type TurnState = {
   readonly history: SessionHistory;
-  /** Summarises the oldest span of a history past its budget (`memory.enabled`); absent: the oldest exchanges are dropped. */
-  readonly compactor?: HistoryCompactor;
+  /** `memory.enabled`: facts from each message's own words, and compaction of a history past its budget; absent: the oldest exchanges are dropped. */
+  readonly memory?: { readonly extractFacts: FactExtractor; readonly compactor: HistoryCompactor };
   readonly approvals: ApprovalsService;
   readonly suspensions: KeyValueNamespace<SuspendedTurn>;
   /** Session key → the id of the question waiting there. */

@@ -85,7 +85,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         if (!delivery.ok) deps.logger.warn({ traceId: scope.traceId, error: delivery.error }, 'final reply was not delivered');
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'completed', text, delivery });
-        await compactAfterTurn(deps, scope);
+        await rememberAfterTurn(deps, scope);
         return;
       }
       case 'suspended':
@@ -115,14 +115,26 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
   }
 }
 
-/** After the answer went out: compacts the history when it passed its budget. A failure keeps the history whole and is tried after the next turn. */
-async function compactAfterTurn(deps: RuntimeDependencies, scope: TurnScope): Promise<void> {
-  if (deps.compactor === undefined) return;
+/**
+ * After the answer went out: facts from the sender's own words (a person's message only), then compaction of the
+ * history when it passed its budget. A failure keeps the history whole; compaction is tried after the next turn.
+ */
+async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope): Promise<void> {
+  const memory = deps.memory;
+  if (memory === undefined) return;
   try {
-    const outcome = await deps.compactor.compactIfNeeded(scope.sessionKey, attributionOf(scope));
+    const text = scope.authoredText?.trim() ?? '';
+    if (scope.origin === 'user' && text !== '') {
+      const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: false });
+      const trust = route.approvers.includes(scope.userId) ? 'approver' : scope.isGroup ? 'group-member' : 'allowed-user';
+      const source = { ...(scope.target.replyToMessageId === undefined ? {} : { messageId: scope.target.replyToMessageId }), authorId: scope.userId, authorName: scope.userName, channel: scope.channel, chatId: scope.chatId, at: deps.now().toISOString() };
+      const extraction = await memory.extractFacts({ text, source, trust, isGroup: scope.isGroup }, attributionOf(scope));
+      if (extraction.kind !== 'recorded') deps.logger.warn({ traceId: scope.traceId, extraction: extraction.kind }, 'no facts recorded from this message');
+    }
+    const outcome = await memory.compactor.compactIfNeeded(scope.sessionKey, attributionOf(scope));
     if (outcome.kind === 'compacted') deps.logger.info({ traceId: scope.traceId, spanLength: outcome.spanLength, summaryChars: outcome.summaryChars }, 'history compacted');
   } catch (error) {
-    deps.logger.warn({ traceId: scope.traceId, error }, 'history compaction failed; the history is kept whole');
+    deps.logger.warn({ traceId: scope.traceId, error }, 'memory after the turn failed; the history is kept whole');
   }
 }
 

@@ -58,7 +58,7 @@ export async function buildRuntime(input: {
   const approvalRouteFor = createApprovalRouting(config, input.activeSurfaces);
   const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter, createEndpointModel });
   if (!smart.ok) return smart;
-  const { history, compactor } = wireMemory({ config, store, model, budgets: budgets.control, logger, now });
+  const { history, memory } = wireMemory({ config, store, model, budgets: budgets.control, logger, now });
   const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });
   const servicesFor = (scope: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
     state: (namespace) => store.namespace(`tool-${namespace}`),
@@ -99,7 +99,7 @@ export async function buildRuntime(input: {
   const callerQuestions = config.mcp.serve.enabled
     ? createCallerQuestions({ questions: store.namespace<CallerQuestion>('caller-questions'), openByChat: store.namespace<string[]>('caller-questions-open'), audit, timeoutMs: config.approvals.timeoutMinutes * 60_000, now })
     : undefined;
-  const state: TurnState = { history, compactor, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking, callerQuestions };
+  const state: TurnState = { history, memory, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking, callerQuestions };
   const delivery: TurnDelivery = {
     outbox,
     bus: infrastructure.events.bus,

@@ -3,13 +3,18 @@ import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { CompactionCursor } from '../memory/compaction-cursor.js';
+import { createFactExtractor, type FactExtractor } from '../memory/create-fact-extractor.js';
+import { createFactStore, type FactList, type FactStore } from '../memory/create-fact-store.js';
 import { createHistoryCompactor, type HistoryCompactor } from '../memory/create-history-compactor.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { Store } from '../store/key-value-namespace.js';
 import { fenceHistory } from './fence-history.js';
 
 /** The session history and, with `memory.enabled`, the compactor that keeps it within its budget by summaries. */
-export type MemoryWiring = { readonly history: SessionHistory; readonly compactor?: HistoryCompactor };
+export type MemoryWiring = {
+  readonly history: SessionHistory;
+  readonly memory?: { readonly extractFacts: FactExtractor; readonly compactor: HistoryCompactor; readonly facts: FactStore };
+};
 
 /**
  * Builds the history: with memory off it drops its oldest exchanges at `agent.historyBudgetChars` (as always); with
@@ -23,6 +28,10 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
   const ceiling = memory.enabled ? Math.floor(budgetChars * memory.compaction.ceilingFactor) : budgetChars;
   const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: ceiling, idleTtlMs }));
   if (!memory.enabled) return { history };
+  const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: input.now });
+  const extractFacts = createFactExtractor({ model: input.model, facts, ...(input.budgets === undefined ? {} : { budgets: input.budgets }), logger: input.logger });
+  // Facts come from each message's own words when its turn ends, before compaction runs; the span itself is not read
+  // for facts, since in it a person's words can no longer be told apart from quoted text, files and hook payloads.
   const compactor = createHistoryCompactor({
     history,
     cursors: store.namespace<CompactionCursor>('compaction-cursors'),
@@ -35,5 +44,5 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
     logger: input.logger,
     now: input.now,
   });
-  return { history, compactor };
+  return { history, memory: { extractFacts, compactor, facts } };
 }

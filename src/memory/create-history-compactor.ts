@@ -4,6 +4,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelFailure, ModelPort, ModelRequest, UsageAttribution } from '../model/model-port.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import { chooseCompactionSpan } from './choose-compaction-span.js';
+import { completeWithinBudget } from './complete-within-budget.js';
 import { type CompactionCursor, fingerprintOf } from './compaction-cursor.js';
 import { compactionPrompt, renderSpanForSummary } from './compaction-prompt.js';
 import { createSummaryMessage, isCompactionSummary, summaryTextOf } from './compaction-summary.js';
@@ -77,15 +78,9 @@ export function createHistoryCompactor(options: HistoryCompactorOptions): Histor
       temperature: 0,
       attribution: compaction,
     };
-    let hold: ModelRequest['hold'];
-    if (options.budgets?.enforced) {
-      const reserved = await options.budgets.reserve(request, compaction, options.model.name);
-      if (!reserved.ok) return { ok: false, outcome: { kind: 'budget-stopped' } };
-      hold = reserved.hold;
-    }
-    const result = await options.model.complete(hold === undefined ? request : { ...request, hold });
-    if (!result.ok) return { ok: false, outcome: { kind: 'model-failed', failure: result.failure } };
-    return { ok: true, summary: result.answer.text.trim() };
+    const result = await completeWithinBudget({ model: options.model, ...(options.budgets === undefined ? {} : { budgets: options.budgets }), request: { ...request, attribution: compaction } });
+    if (result.ok) return { ok: true, summary: result.text.trim() };
+    return { ok: false, outcome: result.kind === 'model-failed' ? { kind: 'model-failed', failure: result.failure } : { kind: 'budget-stopped' } };
   }
 
   async function startCursor(sessionKey: string, messages: readonly ChatMessage[]): Promise<CompactionCursor | undefined> {
