@@ -57,9 +57,15 @@ describe('SIGKILL in the middle of a compaction', () => {
       await current.send(text);
       await current.waitForBotMessage((message) => message.text === `answer: ${text.slice(0, 7)}`, `the answer to ${text.slice(0, 7)}`);
     };
-    // Enough messages to pass the budget; the compaction after the last answer hangs on the gate.
-    while (!holding) await say();
+    // Exactly enough messages to pass the 1000-character budget (each exchange: the text and its answer); the
+    // compaction after the last answer hangs on the gate. A message more would wait behind it in the session's lane.
+    let historyChars = 0;
+    while (historyChars <= 1000) {
+      historyChars += factText(sent).length + `answer: ${factText(sent).slice(0, 7)}`.length;
+      await say();
+    }
     await held.opened;
+    expect(holding).toBe(true);
     await current.kill();
 
     await current.start();
