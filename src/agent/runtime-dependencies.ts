@@ -16,6 +16,7 @@ import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
 import type { HistoryCompactor } from '../memory/create-history-compactor.js';
 import type { FactExtractor } from '../memory/create-fact-extractor.js';
+import type { RecallRequest } from '../memory/recall-facts.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
@@ -42,7 +43,12 @@ export type TurnSettings = {
 export type TurnState = {
   readonly history: SessionHistory;
   /** `memory.enabled`: facts from each message's own words, and compaction of a history past its budget; absent: the oldest exchanges are dropped. */
-  readonly memory?: { readonly extractFacts: FactExtractor; readonly compactor: HistoryCompactor };
+  readonly memory?: {
+    readonly extractFacts: FactExtractor;
+    readonly compactor: HistoryCompactor;
+    /** The remembered facts this turn may see, most relevant first, as a section of the system prompt ('' when none). */
+    readonly recall: (request: RecallRequest) => Promise<string>;
+  };
   readonly approvals: ApprovalsService;
   readonly suspensions: KeyValueNamespace<SuspendedTurn>;
   /** Session key → the id of the question waiting there. */

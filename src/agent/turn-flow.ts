@@ -51,6 +51,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
   const deadlineTimer = setTimeout(() => deadline.abort(), deps.turnTimeoutMs);
   try {
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
+    const remembered = await recallForTurn(deps, scope, newMessages);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
     let draft = '';
     const outcome = await runTurn({
@@ -58,7 +59,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
       registry: deps.registry,
       logger: deps.logger,
       scope,
-      systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }),
+      systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }) + remembered,
       messages: [...earlier, ...newMessages],
       maxIterations: deps.maxIterations,
       signal: deadline.signal,
@@ -112,6 +113,18 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
   } finally {
     clearTimeout(deadlineTimer);
     typing.stop();
+  }
+}
+
+/** The facts this turn may see, as a system prompt section; '' without memory or when the store does not answer (the turn goes on without them). */
+async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<string> {
+  if (deps.memory === undefined) return '';
+  const query = scope.authoredText ?? newMessages.map((message) => (message.role === 'user' ? message.content : '')).join('\n');
+  try {
+    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query });
+  } catch (error) {
+    deps.logger.warn({ traceId: scope.traceId, error }, 'remembered facts could not be read; the turn goes on without them');
+    return '';
   }
 }
 

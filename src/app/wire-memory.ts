@@ -6,6 +6,7 @@ import type { CompactionCursor } from '../memory/compaction-cursor.js';
 import { createFactExtractor, type FactExtractor } from '../memory/create-fact-extractor.js';
 import { createFactStore, type FactList, type FactStore } from '../memory/create-fact-store.js';
 import { createHistoryCompactor, type HistoryCompactor } from '../memory/create-history-compactor.js';
+import { formatRecalledFacts, type RecallRequest, recallFacts } from '../memory/recall-facts.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { Store } from '../store/key-value-namespace.js';
 import { fenceHistory } from './fence-history.js';
@@ -13,7 +14,12 @@ import { fenceHistory } from './fence-history.js';
 /** The session history and, with `memory.enabled`, the compactor that keeps it within its budget by summaries. */
 export type MemoryWiring = {
   readonly history: SessionHistory;
-  readonly memory?: { readonly extractFacts: FactExtractor; readonly compactor: HistoryCompactor; readonly facts: FactStore };
+  readonly memory?: {
+    readonly extractFacts: FactExtractor;
+    readonly compactor: HistoryCompactor;
+    readonly recall: (request: RecallRequest) => Promise<string>;
+    readonly facts: FactStore;
+  };
 };
 
 /**
@@ -44,5 +50,6 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
     logger: input.logger,
     now: input.now,
   });
-  return { history, memory: { extractFacts, compactor, facts } };
+  const recall = async (request: RecallRequest) => formatRecalledFacts(await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars }));
+  return { history, memory: { extractFacts, compactor, recall, facts } };
 }

@@ -22,6 +22,11 @@ export const memorySchema = z
           .describe('While summaries cannot be written (model down, budget used up), the history grows up to this many times agent.historyBudgetChars before its oldest exchanges are dropped.'),
       })
       .prefault({}),
+    retrieval: z
+      .strictObject({
+        budgetChars: z.coerce.number().int().min(0).max(50_000).default(2000).describe('Characters of remembered facts put into the system prompt before each model call (the most relevant first; 0: none).'),
+      })
+      .prefault({}),
   })
   .prefault({})
   .describe('Memory: compaction of long conversations into a summary kept at the head of the history (see README, "What it remembers, and how to make it forget").');

@@ -9,3 +9,4 @@ export * from './create-history-compactor.js';
 export * from './fact-extraction-prompt.js';
 export * from './memory-fact.js';
 export * from './message-size.js';
+export * from './recall-facts.js';

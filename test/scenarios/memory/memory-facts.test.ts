@@ -115,5 +115,27 @@ describe('memory facts over Telegram', () => {
     expect(statements('person|telegram|1001', 'all')).toEqual(['Their home city is Lyon.', 'Their home city is Paris.']);
     // Nothing of the group went to a private chat's scope, nor the reverse.
     expect([...facts.keys()].sort()).toEqual([`group|telegram|${groupId}`, 'person|telegram|1001', 'person|telegram|1002']);
+
+    // What the next turns see: the chat's own facts and the sender's, current values only; never the other side's.
+    await alice.sendMessage(alice.makeMessage('when do we meet, and where do I live?'));
+    await current.waitForBotMessage((message) => message.text === 'ok: when do we meet, and where do I live?', 'the private question');
+    await bobInGroup.sendMessage(bobInGroup.makeMessage('@TestNameBot where does Alice live, and when do we meet?'));
+    await current.waitForBotMessage((message) => message.text.startsWith('ok: where does Alice live'), 'the group question');
+    const systemPromptOf = (question: string) =>
+      String(
+        current
+          .modelRequests()
+          .filter((request) => !isExtraction(request.body))
+          .find((request) => JSON.stringify(request.body?.messages).includes(question))?.body?.messages?.[0]?.content ?? '',
+      );
+    const privatePrompt = systemPromptOf('where do I live?');
+    expect(privatePrompt).toContain('Their home city is Paris.');
+    expect(privatePrompt).not.toContain('Lyon');
+    expect(privatePrompt).not.toContain('meeting day');
+    expect(privatePrompt).not.toContain('coffee');
+    const groupPrompt = systemPromptOf('where does Alice live');
+    expect(groupPrompt).toContain('The meeting day is Tuesday.');
+    expect(groupPrompt).toContain('Their favourite drink is coffee.');
+    expect(groupPrompt).not.toContain('Paris');
   });
 });
