@@ -17,6 +17,8 @@ import type { SessionHistory } from './session-history.js';
 import type { HistoryCompactor } from '../memory/create-history-compactor.js';
 import type { FactExtractor } from '../memory/create-fact-extractor.js';
 import type { RecallRequest } from '../memory/recall-facts.js';
+import type { FactStore } from '../memory/create-fact-store.js';
+import type { AuditEntry } from '../registry/audit-log.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
@@ -48,6 +50,10 @@ export type TurnState = {
     readonly compactor: HistoryCompactor;
     /** The remembered facts this turn may see, most relevant first, as a section of the system prompt ('' when none). */
     readonly recall: (request: RecallRequest) => Promise<string>;
+    /** The facts themselves, for `/memory` and `/forget`. */
+    readonly facts: FactStore;
+    /** Records what `/forget` removed. */
+    readonly audit: (entry: AuditEntry) => void;
   };
   readonly approvals: ApprovalsService;
   readonly suspensions: KeyValueNamespace<SuspendedTurn>;

@@ -8,6 +8,7 @@ import { createFactStore, type FactList, type FactStore } from '../memory/create
 import { createHistoryCompactor, type HistoryCompactor } from '../memory/create-history-compactor.js';
 import { formatRecalledFacts, type RecallRequest, recallFacts } from '../memory/recall-facts.js';
 import type { ModelPort } from '../model/model-port.js';
+import type { AuditEntry } from '../registry/audit-log.js';
 import type { Store } from '../store/key-value-namespace.js';
 import { fenceHistory } from './fence-history.js';
 
@@ -19,6 +20,7 @@ export type MemoryWiring = {
     readonly compactor: HistoryCompactor;
     readonly recall: (request: RecallRequest) => Promise<string>;
     readonly facts: FactStore;
+    readonly audit: (entry: AuditEntry) => void;
   };
 };
 
@@ -26,7 +28,7 @@ export type MemoryWiring = {
  * Builds the history: with memory off it drops its oldest exchanges at `agent.historyBudgetChars` (as always); with
  * memory on it is compacted past that budget and drops only past `memory.compaction.ceilingFactor` times it.
  */
-export function wireMemory(input: { readonly config: Config; readonly store: Store; readonly model: ModelPort; readonly budgets?: BudgetControl; readonly logger: Logger; readonly now: () => Date }): MemoryWiring {
+export function wireMemory(input: { readonly config: Config; readonly store: Store; readonly model: ModelPort; readonly budgets?: BudgetControl; readonly logger: Logger; readonly now: () => Date; readonly audit: (entry: AuditEntry) => void }): MemoryWiring {
   const { config, store } = input;
   const idleTtlMs = config.storage.sessionIdleDays * 24 * 60 * 60_000;
   const budgetChars = config.agent.historyBudgetChars;
@@ -51,5 +53,5 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
     now: input.now,
   });
   const recall = async (request: RecallRequest) => formatRecalledFacts(await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars }));
-  return { history, memory: { extractFacts, compactor, recall, facts } };
+  return { history, memory: { extractFacts, compactor, recall, facts, audit: input.audit } };
 }

@@ -16,6 +16,8 @@ export interface FactStore {
   current(scope: FactScope): Promise<readonly MemoryFact[]>;
   /** Every fact of the scope, replaced ones included, oldest first. */
   history(scope: FactScope): Promise<readonly MemoryFact[]>;
+  /** Deletes these facts and every older version of their subjects (a forgotten fact leaves no trace in the store); resolves to the ids deleted. */
+  forget(scope: FactScope, ids: readonly string[]): Promise<readonly string[]>;
 }
 
 /** Facts kept per scope; past it the oldest replaced ones go first, then the oldest. */
@@ -56,6 +58,19 @@ export function createFactStore(facts: KeyValueNamespace<FactList>, options: { r
     },
     async history(scope) {
       return (await facts.get(factScopeKey(scope)))?.facts ?? [];
+    },
+    async forget(scope, ids) {
+      const wanted = new Set(ids);
+      let deleted: string[] = [];
+      await facts.update(factScopeKey(scope), (current) => {
+        const list = current?.facts ?? [];
+        const subjects = new Set(list.filter((fact) => wanted.has(fact.id)).map((fact) => fact.subject));
+        deleted = list.filter((fact) => subjects.has(fact.subject)).map((fact) => fact.id);
+        if (deleted.length === 0) return current;
+        const kept = list.filter((fact) => !subjects.has(fact.subject));
+        return kept.length === 0 ? undefined : { facts: kept };
+      });
+      return deleted;
     },
   };
 }

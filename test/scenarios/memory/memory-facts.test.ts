@@ -2,6 +2,8 @@
 // their provenance, filed by scope. The extraction model here is gullible on purpose (it records any "remember that
 // the X is Y" it is shown), so a fact from a web page, a tool result or a quoted message would show up if any of
 // that text reached it.
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { FactList } from '../../../src/memory/create-fact-store.js';
@@ -9,6 +11,7 @@ import { factExtractionPrompt } from '../../../src/memory/fact-extraction-prompt
 import type { MemoryFact } from '../../../src/memory/memory-fact.js';
 import { defineTool } from '../../../src/registry/define-tool.js';
 import type { ScriptedRequestBody } from '../../fakes/scripted-model-server.js';
+import { waitFor } from '../../fakes/start-test-app.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 
 const groupId = -100700;
@@ -137,5 +140,42 @@ describe('memory facts over Telegram', () => {
     expect(groupPrompt).toContain('The meeting day is Tuesday.');
     expect(groupPrompt).toContain('Their favourite drink is coffee.');
     expect(groupPrompt).not.toContain('Paris');
+  });
+
+  it('/memory shows each fact with its source; /forget removes it (and its older versions) from the next turn at once, audited', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001', yaml: memoryYaml });
+    const current = scenario;
+    current.model.setFallback((body, context) => (isExtraction(body) ? gullibleExtraction(body) : { text: `ok: ${context.lastUserText.split('\n')[0]}` }));
+    const alice = current.client({ userId: 1001, userName: 'alice' });
+    await alice.sendMessage(alice.makeMessage('my home city is Lyon'));
+    await current.waitForBotMessage((message) => message.text === 'ok: my home city is Lyon', 'the first answer');
+    await alice.sendMessage(alice.makeMessage('my home city is Paris and my favourite drink is tea'));
+    await current.waitForBotMessage((message) => message.text.startsWith('ok: my home city is Paris'), 'the second answer');
+    await current.testApp.app.bus.idle();
+
+    await alice.sendMessage(alice.makeMessage('/memory'));
+    const listing = await current.waitForBotMessage((message) => message.text.startsWith('What I remember here:'), 'the /memory listing');
+    expect(listing.text).toMatch(/^1\. Their home city is Paris\. \(from @alice, \d{4}-\d{2}-\d{2}\)$/m);
+    expect(listing.text).toMatch(/^2\. Their favourite drink is tea\. \(from @alice, /m);
+    expect(listing.text).not.toContain('Lyon');
+
+    await alice.sendMessage(alice.makeMessage('/forget home city'));
+    await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact.', 'the /forget answer');
+    await alice.sendMessage(alice.makeMessage('where do I live?'));
+    await current.waitForBotMessage((message) => message.text === 'ok: where do I live?', 'the answer after forgetting');
+    const prompt = String(current.modelRequests().find((request) => !isExtraction(request.body) && JSON.stringify(request.body?.messages).includes('where do I live?'))?.body?.messages?.[0]?.content ?? '');
+    expect(prompt).toContain('Their favourite drink is tea.');
+    expect(prompt).not.toMatch(/Paris|Lyon/);
+    const stored = JSON.stringify([...(await allFacts(current))]);
+    expect(stored).not.toMatch(/Paris|Lyon/);
+
+    const file = join(current.testApp.dataDir, 'audit', 'audit.jsonl');
+    const forgotten = await waitFor(() => {
+      const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
+      const entries = lines.filter((line) => line !== '').map((line) => JSON.parse(line) as { kind: string; userId?: string; outcome: string; arguments?: { words?: string; factIds?: string[] } });
+      return entries.find((entry) => entry.kind === 'memory-forgotten');
+    }, 'the memory-forgotten audit entry');
+    expect(forgotten).toMatchObject({ userId: '1001', outcome: 'forgotten:2', arguments: { words: 'home city' } });
+    expect(forgotten.arguments?.factIds).toHaveLength(2);
   });
 });
