@@ -7,6 +7,7 @@ import { listReviewerDecisions } from '../reviewer/list-reviewer-decisions.js';
 import { switchSmartApprovals } from '../reviewer/switch-smart-approvals.js';
 import { budgetCommand, usageText } from './budget-commands.js';
 import { parkedCommand } from './parked-commands.js';
+import { forgetText, memoryListText } from './memory-commands.js';
 
 const commandPattern = /^\/([a-z_]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 const scopes: Record<string, ApprovalChoice> = { once: 'once', session: 'session', always: 'always' };
@@ -75,6 +76,16 @@ export async function handleCommand(deps: TurnSettings & TurnState & TurnDeliver
       if (deps.budgets) await reply(await budgetCommand(deps, deps.budgets, event, command.args));
       else await reply(messages.unknownCommand('/budget'));
       return true;
+    case 'memory':
+    case 'forget': {
+      if (deps.memory === undefined) {
+        await reply(messages.memory.off);
+        return true;
+      }
+      const memoryDeps = { facts: deps.memory.facts, audit: deps.memory.audit, approvalRouteFor: deps.approvalRouteFor, messages };
+      await reply(command.name === 'memory' ? await memoryListText(memoryDeps, event) : await forgetText(memoryDeps, event, command.args));
+      return true;
+    }
     case 'parked':
       if (deps.parkedTurns) await reply(await parkedCommand(deps, deps.parkedTurns, event, command.args));
       else await reply(messages.unknownCommand('/parked'));

@@ -14,6 +14,11 @@ import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
 import type { SessionHistory } from './session-history.js';
+import type { HistoryCompactor } from '../memory/create-history-compactor.js';
+import type { FactExtractor } from '../memory/create-fact-extractor.js';
+import type { RecallRequest } from '../memory/recall-facts.js';
+import type { FactStore } from '../memory/create-fact-store.js';
+import type { AuditEntry } from '../registry/audit-log.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
@@ -40,6 +45,17 @@ export type TurnSettings = {
 /** What turns keep in the store: history, pending approvals, suspended turns, open questions, parked turns. */
 export type TurnState = {
   readonly history: SessionHistory;
+  /** `memory.enabled`: facts from each message's own words, and compaction of a history past its budget; absent: the oldest exchanges are dropped. */
+  readonly memory?: {
+    readonly extractFacts: FactExtractor;
+    readonly compactor: HistoryCompactor;
+    /** The remembered facts this turn may see, most relevant first, as a section of the system prompt ('' when none). */
+    readonly recall: (request: RecallRequest) => Promise<string>;
+    /** The facts themselves, for `/memory` and `/forget`. */
+    readonly facts: FactStore;
+    /** Records what `/forget` removed. */
+    readonly audit: (entry: AuditEntry) => void;
+  };
   readonly approvals: ApprovalsService;
   readonly suspensions: KeyValueNamespace<SuspendedTurn>;
   /** Session key → the id of the question waiting there. */

@@ -1,5 +1,7 @@
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ChatMessage } from '../model/chat-message.js';
+import { isCompactionSummary } from '../memory/compaction-summary.js';
+import { messageSize as sizeOf } from '../memory/message-size.js';
 
 /** A session's stored conversation. */
 export type SessionRecord = { readonly messages: readonly ChatMessage[]; readonly updatedAt: string };
@@ -13,12 +15,6 @@ export interface SessionHistory {
   reset(sessionKey: string): Promise<void>;
 }
 
-/** Size of a message for the budget: its text plus its tool-call arguments. */
-function sizeOf(message: ChatMessage): number {
-  if (message.role === 'assistant') return message.content.length + (message.toolCalls ?? []).reduce((total, call) => total + call.argumentsText.length + call.name.length, 0);
-  return message.content.length;
-}
-
 /**
  * Drops the oldest exchanges until the history fits the budget. It cuts only before a user
  * message, so an assistant message with tool calls is never separated from its tool results.
@@ -26,6 +22,9 @@ function sizeOf(message: ChatMessage): number {
  * single message is re-sent whole with every later turn.
  */
 export function trimHistory(messages: readonly ChatMessage[], budgetChars: number): readonly ChatMessage[] {
+  // A compaction summary at the head stays there: it stands for everything before it.
+  const [head] = messages;
+  if (head !== undefined && isCompactionSummary(head)) return [head, ...trimHistory(messages.slice(1), Math.max(0, budgetChars - sizeOf(head)))];
   const kept = dropOldestExchanges(messages, budgetChars);
   const total = kept.reduce((sum, message) => sum + sizeOf(message), 0);
   if (total <= budgetChars) return kept;

@@ -59,6 +59,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
   const deadlineTimer = setTimeout(() => deadline.abort(), deps.turnTimeoutMs);
   try {
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
+    const remembered = await recallForTurn(deps, scope, newMessages);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
     let draft = '';
     const outcome = await runTurn({
@@ -66,7 +67,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
       registry: deps.registry,
       logger: deps.logger,
       scope,
-      systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }),
+      systemPrompt: buildSystemPrompt({ basePrompt: deps.systemPrompt, now: deps.now(), timezone: deps.timezone, channel: scope.channel, userName: scope.userName, origin: scope.origin, isGroup: scope.isGroup }) + remembered,
       messages: [...earlier, ...newMessages],
       maxIterations: deps.maxIterations,
       signal: deadline.signal,
@@ -93,6 +94,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         if (!delivery.ok) deps.logger.warn({ traceId: scope.traceId, error: delivery.error }, 'final reply was not delivered');
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'completed', text, delivery });
+        await rememberAfterTurn(deps, scope);
         return;
       }
       case 'suspended':
@@ -119,6 +121,41 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
   } finally {
     clearTimeout(deadlineTimer);
     typing.stop();
+  }
+}
+
+/** The facts this turn may see, as a system prompt section; '' without memory or when the store does not answer (the turn goes on without them). */
+async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<string> {
+  if (deps.memory === undefined) return '';
+  const query = scope.authoredText ?? newMessages.map((message) => (message.role === 'user' ? message.content : '')).join('\n');
+  try {
+    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query });
+  } catch (error) {
+    deps.logger.warn({ traceId: scope.traceId, error }, 'remembered facts could not be read; the turn goes on without them');
+    return '';
+  }
+}
+
+/**
+ * After the answer went out: facts from the sender's own words (a person's message only), then compaction of the
+ * history when it passed its budget. A failure keeps the history whole; compaction is tried after the next turn.
+ */
+async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope): Promise<void> {
+  const memory = deps.memory;
+  if (memory === undefined) return;
+  try {
+    const text = scope.authoredText?.trim() ?? '';
+    if (scope.origin === 'user' && text !== '') {
+      const route = deps.approvalRouteFor({ channel: scope.channel, requesterId: scope.userId, origin: scope.target, unattended: false });
+      const trust = route.approvers.includes(scope.userId) ? 'approver' : scope.isGroup ? 'group-member' : 'allowed-user';
+      const source = { ...(scope.target.replyToMessageId === undefined ? {} : { messageId: scope.target.replyToMessageId }), authorId: scope.userId, authorName: scope.userName, channel: scope.channel, chatId: scope.chatId, at: deps.now().toISOString() };
+      const extraction = await memory.extractFacts({ text, source, trust, isGroup: scope.isGroup }, attributionOf(scope));
+      if (extraction.kind !== 'recorded') deps.logger.warn({ traceId: scope.traceId, extraction: extraction.kind }, 'no facts recorded from this message');
+    }
+    const outcome = await memory.compactor.compactIfNeeded(scope.sessionKey, attributionOf(scope));
+    if (outcome.kind === 'compacted') deps.logger.info({ traceId: scope.traceId, spanLength: outcome.spanLength, summaryChars: outcome.summaryChars }, 'history compacted');
+  } catch (error) {
+    deps.logger.warn({ traceId: scope.traceId, error }, 'memory after the turn failed; the history is kept whole');
   }
 }
 

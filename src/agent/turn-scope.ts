@@ -16,6 +16,8 @@ export type TurnScope = {
   readonly channel: string;
   readonly chatId: string;
   readonly isGroup: boolean;
+  /** The sender's own words (no quote, no attachment, no payload), the only text memory extracts facts from; absent for schedules, hooks and resumptions. */
+  readonly authoredText?: string;
   /** The scheduled job that started the turn; its model calls count for the job. */
   readonly jobId?: string;
   /** Who the budgets bill instead of the sender: a webhook's client (also instead of the chat), a job's creator. */

@@ -1,7 +1,6 @@
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
-import { createSessionHistory, type SessionRecord } from '../agent/session-history.js';
 import type { ApprovalRouteFor } from '../approvals/approval-route.js';
 import { type ApprovalsService, createApprovalsService } from '../approvals/approvals-service.js';
 import type { CallerQuestion } from '../approvals/caller-question.js';
@@ -19,7 +18,6 @@ import type { ToolServices } from '../registry/tool-context.js';
 import type { SchedulerPort } from '../scheduling/scheduled-job.js';
 import { createApprovalRouting, type ActiveSurfaces } from './approval-routing.js';
 import type { ToolSet } from './build-tool-set.js';
-import { fenceHistory } from './fence-history.js';
 import type { Infrastructure } from './open-infrastructure.js';
 import { createSmartApprovals } from '../reviewer/create-smart-approvals.js';
 import { createEndpointModel } from './create-model.js';
@@ -27,6 +25,7 @@ import { traceModelCalls } from '../telemetry/trace-model-calls.js';
 import { traceToolCalls } from '../telemetry/trace-tool-calls.js';
 import type { TurnTracer } from '../telemetry/turn-tracer.js';
 import { type MediaWiring, wireMedia } from './wire-media.js';
+import { wireMemory } from './wire-memory.js';
 
 /**
  * The runtime as wired, with the attachment handling it reads through (started and stopped with the app), and the
@@ -65,7 +64,7 @@ export async function buildRuntime(input: {
   const approvalRouteFor = createApprovalRouting(config, input.activeSurfaces);
   const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter, createEndpointModel });
   if (!smart.ok) return smart;
-  const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: config.agent.historyBudgetChars, idleTtlMs: config.storage.sessionIdleDays * 24 * 60 * 60_000 }));
+  const { history, memory } = wireMemory({ config, store, model, budgets: budgets.control, logger, now, audit: (entry) => audit.record(entry) });
   const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });
   const servicesFor = (scope: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
     state: (namespace) => store.namespace(`tool-${namespace}`),
@@ -106,7 +105,7 @@ export async function buildRuntime(input: {
   const callerQuestions = config.mcp.serve.enabled
     ? createCallerQuestions({ questions: store.namespace<CallerQuestion>('caller-questions'), openByChat: store.namespace<string[]>('caller-questions-open'), audit, timeoutMs: config.approvals.timeoutMinutes * 60_000, now })
     : undefined;
-  const state: TurnState = { history, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking, callerQuestions };
+  const state: TurnState = { history, memory, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking, callerQuestions };
   const delivery: TurnDelivery = {
     outbox,
     bus: infrastructure.events.bus,

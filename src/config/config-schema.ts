@@ -3,6 +3,7 @@ import type { ChannelConfigSection } from './channel-config-section.js';
 import { budgetPeriodsSchema } from './budget-periods-schema.js';
 import { commaList, flexibleBoolean, optionalText } from './comma-list.js';
 import { mcpServeSchema } from './mcp-serve-schema.js';
+import { memorySchema } from './memory-config-schema.js';
 import { hooksSchema } from './hooks-config-schema.js';
 import { toolSelectionSchema } from './tool-selection-schema.js';
 import { tracingSchema } from './tracing-schema.js';
@@ -291,6 +292,7 @@ export const coreConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),
+  memory: memorySchema,
   budgets: budgetsSchema.describe('Spend controls: token and cost budgets per chat, user, job and overall, per day and month, and a ceiling per turn. Off unless set.'),
   prices: z
     .record(z.string().min(1), modelPriceSchema)

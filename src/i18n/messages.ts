@@ -2,6 +2,7 @@ import type { Risk } from '../events/risk.js';
 import { chineseElicitationMessages, type ElicitationMessages, englishElicitationMessages } from './elicitation-messages.js';
 import { type BudgetMessages, chineseBudgetMessages, englishBudgetMessages } from './budget-messages.js';
 import { chineseParkedMessages, englishParkedMessages, type ParkedMessages } from './parked-messages.js';
+import { chineseMemoryMessages, englishMemoryMessages, type MemoryMessages } from './memory-messages.js';
 
 /** A language of user-facing text. */
 export type Locale = 'en' | 'zh-CN';
@@ -95,6 +96,7 @@ export type Messages = {
   readonly parked: ParkedMessages;
   /** An MCP server asking the person for input: its questions, reply words and reasons. */
   readonly elicitation: ElicitationMessages;
+  readonly memory: MemoryMessages;
 };
 
 /** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
@@ -125,6 +127,8 @@ const en: Messages = {
       '/usage: tokens and cost of this chat today and this month (approvers: everyone)',
       '/budget: the budgets of this chat; approvers raise one with /budget raise',
       '/parked: approvers list, retry or drop messages set aside after repeated failures',
+      '/memory: what I remember about you and this chat (when memory is on)',
+      '/forget <words>: forget the remembered facts that contain these words',
       '/help: this list',
     ].join('\n'),
   greeting: (botName) => `Hi, I am ${botName}. Ask me anything, or ask me to remind you of something. Risky actions wait for your approval. /help lists the commands.`,
@@ -193,6 +197,7 @@ const en: Messages = {
   budget: englishBudgetMessages,
   parked: englishParkedMessages,
   elicitation: englishElicitationMessages,
+  memory: englishMemoryMessages,
 };
 
 const zhCN: Messages = {
@@ -217,6 +222,8 @@ const zhCN: Messages = {
       '/usage：本聊天今天和本月的令牌与费用（审批人可看所有人）',
       '/budget：本聊天的预算；审批人可用 /budget raise 提高',
       '/parked：审批人查看、重试或删除多次失败后被搁置的消息',
+      '/memory：我记住的关于你和这个聊天的事实（开启记忆时）',
+      '/forget <关键词>：忘记包含这些词的事实',
       '/help：显示本列表',
     ].join('\n'),
   greeting: (botName) => `你好，我是 ${botName}。有风险的操作会先请你批准。/help 查看命令。`,
@@ -284,6 +291,7 @@ const zhCN: Messages = {
   budget: chineseBudgetMessages,
   parked: chineseParkedMessages,
   elicitation: chineseElicitationMessages,
+  memory: chineseMemoryMessages,
 };
 
 const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };

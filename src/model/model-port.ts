@@ -33,7 +33,7 @@ export interface UsageHold {
 }
 
 /** What started a model call, for accounting: the turn's origin, or one of the side calls a turn makes. */
-export type UsageOrigin = 'user' | 'schedule' | 'system' | 'risk-explainer' | 'reviewer';
+export type UsageOrigin = 'user' | 'schedule' | 'system' | 'risk-explainer' | 'reviewer' | 'compaction' | 'memory';
 
 /** Whose a model call's usage is: the session, user, chat and (for scheduled turns) job it is counted to. */
 export type UsageAttribution = {

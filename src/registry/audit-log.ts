@@ -6,10 +6,11 @@ import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
  * One line of the audit log: a tool execution, an approval requested or decided, a file a person sent being
  * downloaded, a budget raised, a turn parked after repeated interruptions (and retried or dropped by an operator), or an
  * MCP caller's question, its answer and its notification (echo-agent's own MCP server), or an
- * MCP server asking the person for input (elicitation) or the model for a completion (sampling), with the answer.
+ * MCP server asking the person for input (elicitation) or the model for a completion (sampling), with the answer, or
+ * remembered facts a person made the agent forget (`memory-forgotten`).
  */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped' | 'question-asked' | 'question-answered' | 'notification-sent' | 'elicitation-requested' | 'elicitation-answered' | 'sampling-requested';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped' | 'question-asked' | 'question-answered' | 'notification-sent' | 'elicitation-requested' | 'elicitation-answered' | 'sampling-requested' | 'memory-forgotten';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;

@@ -56,7 +56,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['registry'],
   ['budgets', 'telemetry', 'media', 'journal'],
   ['approvals', 'tracing'],
-  ['reviewer'],
+  ['reviewer', 'memory'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
   ['channel', 'mcp-server', 'hooks'],

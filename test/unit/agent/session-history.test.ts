@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../src/model/chat-message.js';
 import { createSessionHistory, type SessionRecord, trimHistory } from '../../../src/agent/session-history.js';
+import { createSummaryMessage } from '../../../src/memory/compaction-summary.js';
 import { createStore } from '../../../src/store/create-store.js';
 import { createTemporaryFolder } from '../registry/registry-fixtures.js';
 
@@ -119,6 +120,20 @@ describe('trimHistory', () => {
   it('counts tool-call arguments in the budget', () => {
     const heavy: ChatMessage[] = [user('q'), { role: 'assistant', content: '', toolCalls: [{ id: '1', name: 'exec', argumentsText: 'z'.repeat(500) }] }, toolResult('1', 'ok'), user('next'), answer('a')];
     expect(trimHistory(heavy, 100)).toEqual(heavy.slice(3));
+  });
+});
+
+describe('trimHistory with a compaction summary at the head', () => {
+  it('keeps the summary at the head and drops the oldest exchanges after it', () => {
+    const summary = createSummaryMessage('The person prefers tea.');
+    const messages = [summary, ...conversation(10)];
+    const budget = Math.floor(size(messages) / 2);
+    const trimmed = trimHistory(messages, budget);
+    expect(trimmed[0]).toEqual(summary);
+    expect(trimmed[1]?.role).toBe('user');
+    expect(size(trimmed)).toBeLessThanOrEqual(budget);
+    expect(messages.slice(messages.length - (trimmed.length - 1))).toEqual(trimmed.slice(1));
+    expectToolPairsIntact(trimmed);
   });
 });
 

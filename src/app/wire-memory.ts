@@ -1,0 +1,57 @@
+import { createSessionHistory, type SessionHistory, type SessionRecord } from '../agent/session-history.js';
+import type { BudgetControl } from '../budgets/create-budget-control.js';
+import type { Config } from '../config/config-schema.js';
+import type { Logger } from '../logging/create-logger.js';
+import type { CompactionCursor } from '../memory/compaction-cursor.js';
+import { createFactExtractor, type FactExtractor } from '../memory/create-fact-extractor.js';
+import { createFactStore, type FactList, type FactStore } from '../memory/create-fact-store.js';
+import { createHistoryCompactor, type HistoryCompactor } from '../memory/create-history-compactor.js';
+import { formatRecalledFacts, type RecallRequest, recallFacts } from '../memory/recall-facts.js';
+import type { ModelPort } from '../model/model-port.js';
+import type { AuditEntry } from '../registry/audit-log.js';
+import type { Store } from '../store/key-value-namespace.js';
+import { fenceHistory } from './fence-history.js';
+
+/** The session history and, with `memory.enabled`, the compactor that keeps it within its budget by summaries. */
+export type MemoryWiring = {
+  readonly history: SessionHistory;
+  readonly memory?: {
+    readonly extractFacts: FactExtractor;
+    readonly compactor: HistoryCompactor;
+    readonly recall: (request: RecallRequest) => Promise<string>;
+    readonly facts: FactStore;
+    readonly audit: (entry: AuditEntry) => void;
+  };
+};
+
+/**
+ * Builds the history: with memory off it drops its oldest exchanges at `agent.historyBudgetChars` (as always); with
+ * memory on it is compacted past that budget and drops only past `memory.compaction.ceilingFactor` times it.
+ */
+export function wireMemory(input: { readonly config: Config; readonly store: Store; readonly model: ModelPort; readonly budgets?: BudgetControl; readonly logger: Logger; readonly now: () => Date; readonly audit: (entry: AuditEntry) => void }): MemoryWiring {
+  const { config, store } = input;
+  const idleTtlMs = config.storage.sessionIdleDays * 24 * 60 * 60_000;
+  const budgetChars = config.agent.historyBudgetChars;
+  const memory = config.memory;
+  const ceiling = memory.enabled ? Math.floor(budgetChars * memory.compaction.ceilingFactor) : budgetChars;
+  const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: ceiling, idleTtlMs }));
+  if (!memory.enabled) return { history };
+  const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: input.now });
+  const extractFacts = createFactExtractor({ model: input.model, facts, ...(input.budgets === undefined ? {} : { budgets: input.budgets }), logger: input.logger });
+  // Facts come from each message's own words when its turn ends, before compaction runs; the span itself is not read
+  // for facts, since in it a person's words can no longer be told apart from quoted text, files and hook payloads.
+  const compactor = createHistoryCompactor({
+    history,
+    cursors: store.namespace<CompactionCursor>('compaction-cursors'),
+    model: input.model,
+    budgetChars,
+    keepChars: Math.floor(budgetChars * memory.compaction.keepFraction),
+    summaryMaxTokens: memory.compaction.summaryMaxTokens,
+    ...(input.budgets === undefined ? {} : { budgets: input.budgets }),
+    cursorTtlMs: idleTtlMs,
+    logger: input.logger,
+    now: input.now,
+  });
+  const recall = async (request: RecallRequest) => formatRecalledFacts(await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars }));
+  return { history, memory: { extractFacts, compactor, recall, facts, audit: input.audit } };
+}

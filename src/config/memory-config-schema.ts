@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { flexibleBoolean } from './comma-list.js';
+
+/**
+ * The `memory` section. Off by default: a turn then costs exactly what it did before (no summary call, no extra
+ * store reads), and the history keeps dropping its oldest exchanges at `agent.historyBudgetChars`.
+ */
+export const memorySchema = z
+  .strictObject({
+    enabled: flexibleBoolean
+      .default(false)
+      .describe('Compact the history with model-written summaries instead of dropping its oldest exchanges. Off by default: it costs a model call each time a session passes its history budget.'),
+    compaction: z
+      .strictObject({
+        keepFraction: z.coerce.number().min(0.1).max(0.9).default(0.5).describe('Share of agent.historyBudgetChars left after a compaction (the newest exchanges); the oldest rest is summarised.'),
+        summaryMaxTokens: z.coerce.number().int().min(64).max(8192).default(800).describe('Output tokens of the summary call (origin compaction in the usage counters and budgets).'),
+        ceilingFactor: z.coerce
+          .number()
+          .min(1)
+          .max(20)
+          .default(4)
+          .describe('While summaries cannot be written (model down, budget used up), the history grows up to this many times agent.historyBudgetChars before its oldest exchanges are dropped.'),
+      })
+      .prefault({}),
+    retrieval: z
+      .strictObject({
+        budgetChars: z.coerce.number().int().min(0).max(50_000).default(2000).describe('Characters of remembered facts put into the system prompt before each model call (the most relevant first; 0: none).'),
+      })
+      .prefault({}),
+  })
+  .prefault({})
+  .describe('Memory: compaction of long conversations into a summary kept at the head of the history (see README, "What it remembers, and how to make it forget").');
+
+/** The memory section. */
+export type MemoryConfig = z.output<typeof memorySchema>;

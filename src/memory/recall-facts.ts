@@ -1,0 +1,53 @@
+import MiniSearch from 'minisearch';
+import type { FactStore } from './create-fact-store.js';
+import type { MemoryFact } from './memory-fact.js';
+
+/** Where a turn runs and what it is about: the scopes it may see follow from where, the ranking from the query. */
+export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string };
+
+/** Words for the keyword index: Latin words whole, each CJK character on its own (Chinese has no spaces). Pure. */
+export function tokenizeForRecall(text: string): string[] {
+  return text.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The facts a turn may see. A private chat: the person's facts and the chat's. A group: the group's facts and, of the
+ * sender's own facts, only those said in this group; a person's facts from elsewhere never reach a group, and a
+ * group's facts never reach a private chat (they are in the group's scope, which a private chat does not read).
+ */
+export async function visibleFacts(facts: FactStore, request: RecallRequest): Promise<readonly MemoryFact[]> {
+  const shared = await facts.current({ kind: request.isGroup ? 'group' : 'chat', channel: request.channel, chatId: request.chatId });
+  const personal = await facts.current({ kind: 'person', channel: request.channel, userId: request.userId });
+  const mine = request.isGroup ? personal.filter((fact) => fact.source.chatId === request.chatId) : personal;
+  return [...shared, ...mine];
+}
+
+/**
+ * The visible facts most relevant to the query, within `budgetChars` of statements: keyword matches first (minisearch,
+ * best score first), then the rest, newest first. The index is built from the scope's facts for each turn (at most a
+ * few hundred short documents).
+ */
+export async function recallFacts(facts: FactStore, request: RecallRequest, options: { readonly budgetChars: number }): Promise<readonly MemoryFact[]> {
+  const visible = await visibleFacts(facts, request);
+  if (visible.length === 0) return [];
+  const index = new MiniSearch<MemoryFact>({ fields: ['subject', 'statement'], storeFields: [], tokenize: tokenizeForRecall });
+  index.addAll(visible);
+  const byId = new Map(visible.map((fact) => [fact.id, fact]));
+  const matched = index.search(request.query, { prefix: true, fuzzy: 0.2, combineWith: 'OR' }).flatMap((result) => byId.get(String(result.id)) ?? []);
+  const rest = [...visible].reverse().filter((fact) => !matched.includes(fact));
+  const chosen: MemoryFact[] = [];
+  let used = 0;
+  for (const fact of [...matched, ...rest]) {
+    if (used + fact.statement.length > options.budgetChars) continue;
+    chosen.push(fact);
+    used += fact.statement.length;
+  }
+  return chosen;
+}
+
+/** The facts as a section of the system prompt, each with who said it and when; empty when there are none. Pure. */
+export function formatRecalledFacts(recalled: readonly MemoryFact[]): string {
+  if (recalled.length === 0) return '';
+  const lines = recalled.map((fact) => `- ${fact.statement} (said by ${fact.source.authorName}, ${fact.source.at.slice(0, 10)})`);
+  return `\n\nWhat people in this chat told you earlier (remembered facts; newer ones replace older ones):\n${lines.join('\n')}`;
+}
