@@ -31,6 +31,8 @@ export const webhookConfig = createChannelConfigSection({
     callbackAllowHosts: 'WEBHOOK_CALLBACK_ALLOW_HOSTS',
   },
   secrets: ['secret'],
+  // The HTTP gateway is core now (`gateway` section); its variables were the webhook channel's.
+  renamedVariables: { WEBHOOK_HOST: 'GATEWAY_HOST', WEBHOOK_PORT: 'GATEWAY_PORT', WEBHOOK_METRICS_TOKEN: 'GATEWAY_METRICS_TOKEN' },
 });
 
 /** The `channels.webhook` section, validated. */

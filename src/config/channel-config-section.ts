@@ -15,6 +15,8 @@ export type ChannelConfigSection<Schema extends z.ZodType = z.ZodType> = {
   readonly environment: Readonly<Record<string, string>>;
   /** Top-level keys whose values are secrets: masked in logs, audit lines and the doctor's report. */
   readonly secrets: readonly string[];
+  /** Variables the channel once read that now have another name (old → new): a set old one stops start-up with both names. */
+  readonly renamedVariables: Readonly<Record<string, string>>;
   /** The channel's section of a loaded configuration, typed (the defaults when the config has no such section). */
   read(config: Config): z.output<Schema>;
 };
@@ -25,6 +27,7 @@ export function createChannelConfigSection<Schema extends z.ZodType<object>>(opt
   readonly schema: Schema;
   readonly environment: Readonly<Partial<Record<keyof z.input<Schema> & string, string>>>;
   readonly secrets: readonly (keyof z.output<Schema> & string)[];
+  readonly renamedVariables?: Readonly<Record<string, string>>;
 }): ChannelConfigSection<Schema> {
   const parsedBySection = new WeakMap<object, z.output<Schema>>();
   const environment: Record<string, string> = {};
@@ -34,6 +37,7 @@ export function createChannelConfigSection<Schema extends z.ZodType<object>>(opt
     schema: options.schema,
     environment,
     secrets: options.secrets,
+    renamedVariables: options.renamedVariables ?? {},
     read(config) {
       const section = config.channels[options.name];
       const key = typeof section === 'object' && section !== null ? section : config.channels;
@@ -70,4 +74,13 @@ export function channelEnvironmentLayer(sections: readonly ChannelConfigSection[
     channels[section.name] = values;
   }
   return { channels };
+}
+
+/** One line per renamed variable that is still set while its new name is not: the value would otherwise be ignored. */
+export function renamedVariableErrors(sections: readonly ChannelConfigSection[], environment: Readonly<Record<string, string | undefined>>): string[] {
+  return sections.flatMap((section) =>
+    Object.entries(section.renamedVariables)
+      .filter(([old, renamed]) => environment[old] !== undefined && environment[old] !== '' && (environment[renamed] === undefined || environment[renamed] === ''))
+      .map(([old, renamed]) => `${old} is now called ${renamed}: rename it in your environment or .env (its value is not read under the old name).`),
+  );
 }

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { describeError } from '../errors/echo-error.js';
-import { type ChannelConfigSection, channelEnvironmentLayer } from './channel-config-section.js';
+import { type ChannelConfigSection, channelEnvironmentLayer, renamedVariableErrors } from './channel-config-section.js';
 import { type Config, createConfigSchema } from './config-schema.js';
 import { formatConfigIssues } from './format-config-issues.js';
 import { interpolateEnvironment } from './interpolate-environment.js';
@@ -62,6 +62,8 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
     merged = mergeConfig(merged, parsed);
   }
 
+  const renamed = renamedVariableErrors(options.channels, environment);
+  if (renamed.length > 0) return { ok: false, files, errors: renamed };
   const interpolated = interpolateEnvironment(merged, environment);
   // Parsed once: zod's compiled fast path for objects (generated code per object schema) costs more to build than it saves.
   const result = createConfigSchema(options.channels).safeParse(interpolated, { jitless: true });

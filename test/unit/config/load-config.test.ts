@@ -196,6 +196,13 @@ describe('loadConfig: invalid files', () => {
     expect(errors).toEqual([expect.stringMatching(/^gateway\.port: .*\(got "eighty"\)/)]);
   });
 
+  it('stops at a variable a channel renamed (WEBHOOK_PORT, now GATEWAY_PORT) instead of ignoring its value', () => {
+    const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root: projectRoot(), environment: { WEBHOOK_PORT: '9000' } }));
+    expect(errors).toEqual(['WEBHOOK_PORT is now called GATEWAY_PORT: rename it in your environment or .env (its value is not read under the old name).']);
+    const both = loadConfig({ channels: channelConfigSections(), root: projectRoot(), environment: { WEBHOOK_PORT: '9000', GATEWAY_PORT: '9001' } });
+    expect(both.ok && both.config.gateway.port).toBe(9001);
+  });
+
   it('never echoes the value of a secret-named key', () => {
     const root = projectRoot({ 'bad.yaml': 'channels:\n  webhook:\n    secret: [hunter2-secret-value]\n  telegram:\n    token: {nested: tg-secret-value}\n' });
     const errors = errorsOf(loadConfig({ channels: channelConfigSections(), root, configFile: 'bad.yaml', environment: {} }));
