@@ -19,7 +19,7 @@ export function formatConfigIssues(issues: readonly z.core.$ZodIssue[], parsed: 
  */
 function describeReceived(received: unknown, isSecret: boolean): string {
   if (received === undefined) return 'nothing';
-  if (isSecret) return 'a value (hidden: it is a secret)';
+  if (isSecret) return received === '' || received === null ? 'an empty value' : 'a value (hidden: it is a secret)';
   if (Array.isArray(received)) return 'a list';
   if (received !== null && typeof received === 'object') return 'a section';
   return JSON.stringify(received);
