@@ -288,6 +288,12 @@ export const coreConfigSchema = z.strictObject({
       oauthCallbackUrl: optionalText
         .pipe(z.url().optional())
         .describe('Where the authorization server sends the person back: this gateway\'s /mcp/oauth/callback as the browser reaches it (default http://<gateway.host>:<gateway.port>/mcp/oauth/callback).'),
+      oauthClientMetadataUrl: optionalText
+        .pipe(z.url().optional())
+        .refine((url) => url === undefined || (url.startsWith('https://') && new URL(url).pathname !== '/'), 'an https:// URL with a path, e.g. https://echo.example.com/mcp/oauth/client-metadata.json')
+        .describe(
+          'The HTTPS URL where authorization servers fetch echo-agent\'s client ID metadata document (this gateway serves it at /mcp/oauth/client-metadata.json); offered as client_id where the server supports it, instead of registering dynamically. Default: next to mcp.oauthCallbackUrl when that is https, else none.',
+        ),
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),

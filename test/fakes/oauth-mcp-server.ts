@@ -31,7 +31,11 @@ export const preRegisteredClient = { id: 'echo-test-client', secret: 'echo-test-
  * a minimal Streamable HTTP MCP server (JSON answers) with one tool `whoami` that needs a valid bearer token.
  * Access tokens live `tokenSeconds`.
  */
-export async function startOAuthMcpServer(options: { readonly tokenSeconds: number }): Promise<OAuthMcpServer> {
+export async function startOAuthMcpServer(options: {
+  readonly tokenSeconds: number;
+  /** Advertise client ID metadata documents (SEP-991) and take any https client_id as a public client (without fetching it). */
+  readonly clientIdMetadataDocuments?: boolean;
+}): Promise<OAuthMcpServer> {
   const grants: TokenGrant[] = [];
   const authorizations: URLSearchParams[] = [];
   const registeredClients: string[] = [];
@@ -69,6 +73,7 @@ export async function startOAuthMcpServer(options: { readonly tokenSeconds: numb
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+        ...(options.clientIdMetadataDocuments === true ? { client_id_metadata_document_supported: true } : {}),
       });
     }
     if (url.pathname === '/register' && request.method === 'POST') {
@@ -81,6 +86,7 @@ export async function startOAuthMcpServer(options: { readonly tokenSeconds: numb
     if (url.pathname === '/authorize') {
       authorizations.push(url.searchParams);
       const clientId = url.searchParams.get('client_id') ?? '';
+      if (options.clientIdMetadataDocuments === true && clientId.startsWith('https://')) clients.set(clientId, undefined);
       const redirectUri = url.searchParams.get('redirect_uri') ?? '';
       const challenge = url.searchParams.get('code_challenge') ?? '';
       if (!clients.has(clientId) || challenge === '' || url.searchParams.get('code_challenge_method') !== 'S256') return json(response, 400, { error: 'invalid_request' });

@@ -1,11 +1,15 @@
 /** Credentials a scenario hands the client in MCP_CONFORMANCE_CONTEXT (pre-registration, client credentials). */
 type ScenarioContext = { readonly client_id?: string; readonly client_secret?: string };
 
+/** The client_id the suite's auth/basic-cimd scenario checks for. */
+const conformanceClientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+
 /**
  * The config file echo-agent runs a client scenario with: the scenario's server as `mcp.servers.conformance`
  * (Streamable HTTP, read_only so no approval card waits for a person at the terminal), its tools allowed. An `auth/`
  * scenario adds `oauth`: client_credentials when the scenario hands a client secret for it, else the
- * authorization-code grant (pre-registered when it hands a client id, else registered dynamically).
+ * authorization-code grant (pre-registered when it hands a client id, else a client ID metadata document URL where the
+ * authorization server supports them, else registered dynamically).
  */
 export function conformanceServerYaml(input: { readonly url: string; readonly scenario: string; readonly context?: string }): string {
   const context = (input.context ? JSON.parse(input.context) : {}) as ScenarioContext;
@@ -17,11 +21,15 @@ export function conformanceServerYaml(input: { readonly url: string; readonly sc
         ...(context.client_secret === undefined ? [] : [`        clientSecret: ${JSON.stringify(context.client_secret)}`]),
       ]
     : [];
+  const personAuthorizes = input.scenario.startsWith('auth/') && !input.scenario.startsWith('auth/client-credentials');
   return [
     'approvals:',
     '  explain: false',
     'mcp:',
     '  retryMaxSeconds: 1',
+    // The client ID metadata document URL the suite expects (auth/basic-cimd); its authorization server takes it as the
+    // client_id without fetching it. Servers that do not advertise client ID metadata documents get dynamic registration.
+    ...(personAuthorizes ? [`  oauthClientMetadataUrl: ${JSON.stringify(conformanceClientMetadataUrl)}`] : []),
     '  servers:',
     '    conformance:',
     `      url: ${JSON.stringify(input.url)}`,

@@ -16,6 +16,8 @@ export type McpOAuthContext = {
   readonly probeOnly?: boolean;
   /** The gateway's /mcp/oauth/callback as a browser reaches it. */
   readonly redirectUrl: () => string;
+  /** The HTTPS URL of echo-agent's client ID metadata document, when it is published (see resolveClientMetadataUrl). */
+  readonly clientMetadataUrl?: () => string | undefined;
   /** Sends the authorization link to a person who may approve (an approver, in the chat). */
   readonly onAuthorizationLink: (server: string, link: URL) => void;
 };
@@ -70,6 +72,7 @@ export function createMcpOAuthSession(input: {
     vault,
     withoutRefresh: probeOnly,
     redirectUrl: context.redirectUrl,
+    ...(context.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: context.clientMetadataUrl }),
     onAuthorizationLink: (link) => {
       if (probeOnly) {
         lastError = 'no valid token here: the running agent asks an approver to authorize it (or refreshes its token)';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from '../../src/config/config-schema.js';
+import { createAuthorizationCodeClientMetadata } from './create-client-metadata-document.js';
 import type { OAuthVault } from './oauth-vault.js';
 
 /** What a server's OAuth provider is built from. */
@@ -9,6 +10,11 @@ export type OAuthProviderOptions = {
   readonly vault: OAuthVault;
   /** The gateway's /mcp/oauth/callback, for the authorization-code grant (read when needed: the port may be known late). */
   readonly redirectUrl: () => string;
+  /**
+   * The HTTPS URL of echo-agent's client ID metadata document (SEP-991), offered as client_id to an authorization server
+   * that advertises `client_id_metadata_document_supported`; undefined (or a pre-registered client) registers dynamically.
+   */
+  readonly clientMetadataUrl?: () => string | undefined;
   /** Told the authorization link a person must open (the SDK built it: PKCE challenge, state, resource). */
   readonly onAuthorizationLink: (link: URL) => void;
   readonly now?: () => number;
@@ -34,14 +40,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
   const { oauth, vault } = options;
   const now = options.now ?? Date.now;
   const headless = oauth.grant === 'client_credentials';
-  const metadata = (): OAuthClientMetadata => ({
-    client_name: 'echo-agent',
-    redirect_uris: headless ? [] : [options.redirectUrl()],
-    grant_types: headless ? ['client_credentials'] : ['authorization_code', 'refresh_token'],
-    response_types: headless ? [] : ['code'],
-    ...(oauth.clientSecret === undefined && oauth.clientId === undefined ? { token_endpoint_auth_method: 'none' } : {}),
-    ...(oauth.scope === undefined ? {} : { scope: oauth.scope }),
-  });
+  const metadata = (): OAuthClientMetadata => {
+    if (headless) return { client_name: 'echo-agent', redirect_uris: [], grant_types: ['client_credentials'], response_types: [], ...(oauth.scope === undefined ? {} : { scope: oauth.scope }) };
+    const { token_endpoint_auth_method: publicClient, ...rest } = createAuthorizationCodeClientMetadata({ redirectUrl: options.redirectUrl(), ...(oauth.scope === undefined ? {} : { scope: oauth.scope }) });
+    return oauth.clientSecret === undefined && oauth.clientId === undefined ? { ...rest, token_endpoint_auth_method: publicClient } : rest;
+  };
   const preRegistered: StoredOAuthClientInformation | undefined =
     oauth.clientId === undefined ? undefined : { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
 
@@ -51,6 +54,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
     },
     get clientMetadata() {
       return metadata();
+    },
+    // A getter: the URL may follow the callback's, known once the gateway listens. The SDK uses it only where the
+    // authorization server advertises client ID metadata documents, and registers dynamically elsewhere.
+    get clientMetadataUrl() {
+      return preRegistered === undefined && !headless ? options.clientMetadataUrl?.() : undefined;
     },
     state() {
       const state = randomBytes(16).toString('base64url');
