@@ -91,9 +91,16 @@ export const mcpOAuthSchema = z.strictObject({
   grant: z
     .enum(['authorization_code', 'client_credentials'])
     .default('authorization_code')
-    .describe('authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret.'),
+    .describe('authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret (or privateKey).'),
   clientId: optionalText.describe('A pre-registered client id; without one the client registers itself (dynamic client registration) where the server allows it.'),
   clientSecret: optionalText.describe('The pre-registered client secret, from an environment variable.'),
+  privateKey: optionalText.describe(
+    'Instead of clientSecret: a PEM private key (from an environment variable) the client authenticates with, as a signed JWT assertion (private_key_jwt, RFC 7523) whose issuer and subject are clientId; its public key is registered with the authorization server.',
+  ),
+  privateKeyAlgorithm: z
+    .enum(['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'])
+    .optional()
+    .describe('The algorithm the assertion is signed with; default the one the key implies (RSA: RS256, EC: ES256/384/512 by curve, Ed25519: EdDSA).'),
   scope: optionalText.describe('Scopes to ask for (space-separated); default what the server advertises.'),
 });
 
@@ -133,8 +140,11 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' })
   .refine((server) => server.oauth === undefined || server.url !== undefined, { message: 'oauth is for servers reached by url' })
-  .refine((server) => server.oauth?.grant !== 'client_credentials' || (server.oauth.clientId !== undefined && server.oauth.clientSecret !== undefined), {
-    message: 'the client_credentials grant needs oauth.clientId and oauth.clientSecret',
+  .refine((server) => server.oauth?.grant !== 'client_credentials' || (server.oauth.clientId !== undefined && (server.oauth.clientSecret !== undefined || server.oauth.privateKey !== undefined)), {
+    message: 'the client_credentials grant needs oauth.clientId and oauth.clientSecret (or oauth.privateKey)',
+  })
+  .refine((server) => server.oauth?.privateKey === undefined || (server.oauth.clientId !== undefined && server.oauth.clientSecret === undefined), {
+    message: 'oauth.privateKey authenticates a pre-registered client: give oauth.clientId, and no oauth.clientSecret',
   });
 
 

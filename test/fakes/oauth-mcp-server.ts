@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, type KeyObject, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -35,6 +35,8 @@ export async function startOAuthMcpServer(options: {
   readonly tokenSeconds: number;
   /** Advertise client ID metadata documents (SEP-991) and take any https client_id as a public client (without fetching it). */
   readonly clientIdMetadataDocuments?: boolean;
+  /** A pre-registered client that authenticates with private_key_jwt (RFC 7523): an ES256 assertion this key verifies. */
+  readonly jwtClient?: { readonly id: string; readonly publicKey: KeyObject };
 }): Promise<OAuthMcpServer> {
   const grants: TokenGrant[] = [];
   const authorizations: URLSearchParams[] = [];
@@ -100,7 +102,7 @@ export async function startOAuthMcpServer(options: {
     }
     if (url.pathname === '/token' && request.method === 'POST') {
       const form = new URLSearchParams(body);
-      const clientId = authenticatedClient(request, form, clients);
+      const clientId = form.has('client_assertion') ? assertedClient(form, options.jwtClient, origin) : authenticatedClient(request, form, clients);
       if (clientId === undefined) return json(response, 401, { error: 'invalid_client' });
       const grantType = form.get('grant_type') ?? '';
       if (grantType === 'client_credentials') return json(response, 200, issue(grantType, clientId, false));
@@ -171,6 +173,21 @@ export async function startOAuthMcpServer(options: {
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The client a private_key_jwt assertion proves (RFC 7523 §3): ES256 signed by the client's key, issuer and subject its
+ * id, audience this authorization server, not expired; else undefined.
+ */
+function assertedClient(form: URLSearchParams, client: { readonly id: string; readonly publicKey: KeyObject } | undefined, origin: string): string | undefined {
+  if (client === undefined || form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') return undefined;
+  const [header = '', payload = '', signature = ''] = (form.get('client_assertion') ?? '').split('.');
+  const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+  if (decode(header).alg !== 'ES256') return undefined;
+  const signed = verify('sha256', Buffer.from(`${header}.${payload}`), { key: client.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const claims = decode(payload);
+  const fresh = typeof claims.exp === 'number' && claims.exp * 1000 > Date.now();
+  return signed && fresh && claims.iss === client.id && claims.sub === client.id && claims.aud === origin ? client.id : undefined;
 }
 
 /** The client a token request authenticates as: HTTP Basic, a client_secret in the form, or a public client's id. */

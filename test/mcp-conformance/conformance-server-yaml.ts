@@ -1,5 +1,11 @@
 /** Credentials a scenario hands the client in MCP_CONFORMANCE_CONTEXT (pre-registration, client credentials). */
-type ScenarioContext = { readonly client_id?: string; readonly client_secret?: string };
+type ScenarioContext = {
+  readonly client_id?: string;
+  readonly client_secret?: string;
+  /** auth/client-credentials-jwt: the key to sign private_key_jwt assertions with, and its algorithm. */
+  readonly private_key_pem?: string;
+  readonly signing_algorithm?: string;
+};
 
 /** The client_id the suite's auth/basic-cimd scenario checks for. */
 const conformanceClientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
@@ -7,7 +13,7 @@ const conformanceClientMetadataUrl = 'https://conformance-test.local/client-meta
 /**
  * The config file echo-agent runs a client scenario with: the scenario's server as `mcp.servers.conformance`
  * (Streamable HTTP, read_only so no approval card waits for a person at the terminal), its tools allowed. An `auth/`
- * scenario adds `oauth`: client_credentials when the scenario hands a client secret for it, else the
+ * scenario adds `oauth`: client_credentials when the scenario hands a client secret or a private key for it, else the
  * authorization-code grant (pre-registered when it hands a client id, else a client ID metadata document URL where the
  * authorization server supports them, else registered dynamically).
  */
@@ -19,6 +25,8 @@ export function conformanceServerYaml(input: { readonly url: string; readonly sc
         `        grant: ${input.scenario.startsWith('auth/client-credentials') ? 'client_credentials' : 'authorization_code'}`,
         ...(context.client_id === undefined ? [] : [`        clientId: ${JSON.stringify(context.client_id)}`]),
         ...(context.client_secret === undefined ? [] : [`        clientSecret: ${JSON.stringify(context.client_secret)}`]),
+        ...(context.private_key_pem === undefined ? [] : [`        privateKey: ${JSON.stringify(context.private_key_pem)}`]),
+        ...(context.signing_algorithm === undefined ? [] : [`        privateKeyAlgorithm: ${JSON.stringify(context.signing_algorithm)}`]),
       ]
     : [];
   const personAuthorizes = input.scenario.startsWith('auth/') && !input.scenario.startsWith('auth/client-credentials');

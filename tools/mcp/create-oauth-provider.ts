@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation } from '@modelcontextprotocol/client';
+import { createPrivateKeyJwtAuth, type OAuthClientMetadata, type OAuthClientProvider, type StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from '../../src/config/config-schema.js';
 import { createAuthorizationCodeClientMetadata } from './create-client-metadata-document.js';
 import type { OAuthVault } from './oauth-vault.js';
+import type { PrivateKeyJwtAlgorithm } from './private-key-jwt-algorithm.js';
 
 /** What a server's OAuth provider is built from. */
 export type OAuthProviderOptions = {
@@ -15,6 +16,8 @@ export type OAuthProviderOptions = {
    * that advertises `client_id_metadata_document_supported`; undefined (or a pre-registered client) registers dynamically.
    */
   readonly clientMetadataUrl?: () => string | undefined;
+  /** With oauth.privateKey: the algorithm its JWT client assertions are signed with (see privateKeyJwtAlgorithm). */
+  readonly privateKeyAlgorithm?: PrivateKeyJwtAlgorithm;
   /** Told the authorization link a person must open (the SDK built it: PKCE challenge, state, resource). */
   readonly onAuthorizationLink: (link: URL) => void;
   readonly now?: () => number;
@@ -32,8 +35,9 @@ export type EchoOAuthProvider = OAuthClientProvider & {
 };
 
 /**
- * One MCP server's OAuth client, for the SDK's `auth()` and transports: a pre-registered client (clientId, clientSecret)
- * or one it registers dynamically (saved encrypted), the client_credentials grant for headless deployments, or the
+ * One MCP server's OAuth client, for the SDK's `auth()` and transports: a pre-registered client (clientId with a
+ * clientSecret, or a privateKey for private_key_jwt), a client ID metadata document URL, or one it registers dynamically
+ * (saved encrypted), the client_credentials grant for headless deployments, or the
  * authorization-code grant with PKCE where the link goes to a person and the redirect lands on the gateway.
  */
 export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthProvider {
@@ -122,6 +126,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
   };
   if (preRegistered === undefined) {
     provider.saveClientInformation = (clientInformation) => vault.update((entry) => ({ ...entry, clientInformation }));
+  }
+  if (oauth.privateKey !== undefined && oauth.clientId !== undefined && options.privateKeyAlgorithm !== undefined) {
+    // private_key_jwt (RFC 7523 §2.2): every token request carries a fresh assertion signed with the key, issuer and
+    // subject the client id, audience the authorization server's issuer; no secret is sent.
+    provider.addClientAuthentication = createPrivateKeyJwtAuth({ issuer: oauth.clientId, subject: oauth.clientId, privateKey: oauth.privateKey, alg: options.privateKeyAlgorithm });
   }
   if (headless) {
     provider.prepareTokenRequest = (scope) => new URLSearchParams({ grant_type: 'client_credentials', ...(scope ? { scope } : {}) });
