@@ -89,9 +89,11 @@ export const mcpServerNameSchema = z
 /** How echo-agent authorizes itself to a remote MCP server behind OAuth (Streamable HTTP only). */
 export const mcpOAuthSchema = z.strictObject({
   grant: z
-    .enum(['authorization_code', 'client_credentials'])
+    .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
     .default('authorization_code')
-    .describe('authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret (or privateKey).'),
+    .describe(
+      'authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret (or privateKey). cross_app_access: enterprise-managed (SEP-990), the person\'s ID token from the identity provider exchanged for a grant (idpTokenEndpoint, idpClientId, idToken), then for a token with clientId and clientSecret.',
+    ),
   clientId: optionalText.describe('A pre-registered client id; without one the client registers itself (dynamic client registration) where the server allows it.'),
   clientSecret: optionalText.describe('The pre-registered client secret, from an environment variable.'),
   privateKey: optionalText.describe(
@@ -102,6 +104,12 @@ export const mcpOAuthSchema = z.strictObject({
     .optional()
     .describe('The algorithm the assertion is signed with; default the one the key implies (RSA: RS256, EC: ES256/384/512 by curve, Ed25519: EdDSA).'),
   scope: optionalText.describe('Scopes to ask for (space-separated); default what the server advertises.'),
+  idpTokenEndpoint: optionalText.pipe(z.url().optional()).describe('cross_app_access: the token endpoint of the enterprise identity provider, where the ID token is exchanged (RFC 8693).'),
+  idpClientId: optionalText.describe('cross_app_access: echo-agent\'s client id at the identity provider.'),
+  idpClientSecret: optionalText.describe('cross_app_access: echo-agent\'s client secret at the identity provider, if it has one, from an environment variable.'),
+  idToken: optionalText.describe(
+    'cross_app_access: the person\'s ID token from the identity provider, from an environment variable that your single sign-on keeps fresh (echo-agent signs no one in; an expired one leaves the server down with the reason).',
+  ),
 });
 
 /** One MCP server: a command the agent starts (stdio) or a URL (Streamable HTTP). */
@@ -143,6 +151,12 @@ export const mcpServerSchema = z
   .refine((server) => server.oauth?.grant !== 'client_credentials' || (server.oauth.clientId !== undefined && (server.oauth.clientSecret !== undefined || server.oauth.privateKey !== undefined)), {
     message: 'the client_credentials grant needs oauth.clientId and oauth.clientSecret (or oauth.privateKey)',
   })
+  .refine(
+    (server) =>
+      server.oauth?.grant !== 'cross_app_access' ||
+      [server.oauth.clientId, server.oauth.clientSecret, server.oauth.idpTokenEndpoint, server.oauth.idpClientId, server.oauth.idToken].every((value) => value !== undefined),
+    { message: 'the cross_app_access grant needs oauth.clientId, oauth.clientSecret, oauth.idpTokenEndpoint, oauth.idpClientId and oauth.idToken' },
+  )
   .refine((server) => server.oauth?.privateKey === undefined || (server.oauth.clientId !== undefined && server.oauth.clientSecret === undefined), {
     message: 'oauth.privateKey authenticates a pre-registered client: give oauth.clientId, and no oauth.clientSecret',
   });
