@@ -37,6 +37,8 @@ export async function startOAuthMcpServer(options: {
   readonly clientIdMetadataDocuments?: boolean;
   /** A pre-registered client that authenticates with private_key_jwt (RFC 7523): an ES256 assertion this key verifies. */
   readonly jwtClient?: { readonly id: string; readonly publicKey: KeyObject };
+  /** Accepts the JWT bearer grant (RFC 7523, cross-app access) from an authenticated client when this says the assertion is good. */
+  readonly acceptsJwtBearer?: (assertion: string) => boolean;
 }): Promise<OAuthMcpServer> {
   const grants: TokenGrant[] = [];
   const authorizations: URLSearchParams[] = [];
@@ -106,6 +108,10 @@ export async function startOAuthMcpServer(options: {
       if (clientId === undefined) return json(response, 401, { error: 'invalid_client' });
       const grantType = form.get('grant_type') ?? '';
       if (grantType === 'client_credentials') return json(response, 200, issue(grantType, clientId, false));
+      if (grantType === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+        const good = options.acceptsJwtBearer?.(form.get('assertion') ?? '') === true;
+        return good ? json(response, 200, issue(grantType, clientId, false)) : json(response, 400, { error: 'invalid_grant' });
+      }
       if (grantType === 'authorization_code') {
         const entry = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
