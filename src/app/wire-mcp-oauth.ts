@@ -1,4 +1,4 @@
-import type { McpToolSource } from '../../tools/mcp/index.js';
+import { clientMetadataDocumentPath, type McpToolSource } from '../../tools/mcp/index.js';
 import type { ApprovalSurface } from '../channel/channel-adapter.js';
 import type { Config } from '../config/config-schema.js';
 import type { Outbox } from '../events/outbox.js';
@@ -16,8 +16,9 @@ export function needsMcpOAuthCallback(config: Config): boolean {
 
 /**
  * OAuth for MCP servers in the app: each authorization link goes to the approvers in the chat (each approver's private
- * chat, see linkTargets), and GET /mcp/oauth/callback on the gateway
- * hands the code back to the server whose link carried the state, which then connects.
+ * chat, see linkTargets), GET /mcp/oauth/callback on the gateway hands the code back to the server whose link carried
+ * the state, which then connects, and GET /mcp/oauth/client-metadata.json publishes echo-agent's client ID metadata
+ * document (404 while no HTTPS URL for it is known).
  */
 export function wireMcpOAuth(input: {
   readonly config: Config;
@@ -36,6 +37,16 @@ export function wireMcpOAuth(input: {
     for (const target of targets) {
       void input.outbox.send({ type: 'reply', target, text, kind: 'message' }).catch((error: unknown) => logger.warn({ err: error, mcpServer: server }, 'the authorization link could not be sent'));
     }
+  });
+  input.gateway?.mount({
+    method: 'GET',
+    path: clientMetadataDocumentPath,
+    async handle() {
+      const document = mcp.clientMetadataDocument();
+      if (document === undefined) return page(404, 'echo-agent publishes no client ID metadata document here: set mcp.oauthClientMetadataUrl (an https URL) or an https mcp.oauthCallbackUrl.');
+      // Public by design (it names no secret); authorization servers may cache it.
+      return { status: 200, body: document, headers: { 'cache-control': 'public, max-age=300' } };
+    },
   });
   input.gateway?.mount({
     method: 'GET',

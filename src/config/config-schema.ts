@@ -90,12 +90,27 @@ export const mcpServerNameSchema = z
 /** How echo-agent authorizes itself to a remote MCP server behind OAuth (Streamable HTTP only). */
 export const mcpOAuthSchema = z.strictObject({
   grant: z
-    .enum(['authorization_code', 'client_credentials'])
+    .enum(['authorization_code', 'client_credentials', 'cross_app_access'])
     .default('authorization_code')
-    .describe('authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret.'),
+    .describe(
+      'authorization_code: a person approves once through a link the agent sends an approver in the chat (PKCE). client_credentials: headless, with clientId and clientSecret (or privateKey). cross_app_access: enterprise-managed (SEP-990), the person\'s ID token from the identity provider exchanged for a grant (idpTokenEndpoint, idpClientId, idToken), then for a token with clientId and clientSecret.',
+    ),
   clientId: optionalText.describe('A pre-registered client id; without one the client registers itself (dynamic client registration) where the server allows it.'),
   clientSecret: optionalText.describe('The pre-registered client secret, from an environment variable.'),
+  privateKey: optionalText.describe(
+    'Instead of clientSecret: a PEM private key (from an environment variable) the client authenticates with, as a signed JWT assertion (private_key_jwt, RFC 7523) whose issuer and subject are clientId; its public key is registered with the authorization server.',
+  ),
+  privateKeyAlgorithm: z
+    .enum(['RS256', 'PS256', 'ES256', 'ES384', 'ES512', 'EdDSA'])
+    .optional()
+    .describe('The algorithm the assertion is signed with; default the one the key implies (RSA: RS256, EC: ES256/384/512 by curve, Ed25519: EdDSA).'),
   scope: optionalText.describe('Scopes to ask for (space-separated); default what the server advertises.'),
+  idpTokenEndpoint: optionalText.pipe(z.url().optional()).describe('cross_app_access: the token endpoint of the enterprise identity provider, where the ID token is exchanged (RFC 8693).'),
+  idpClientId: optionalText.describe('cross_app_access: echo-agent\'s client id at the identity provider.'),
+  idpClientSecret: optionalText.describe('cross_app_access: echo-agent\'s client secret at the identity provider, if it has one, from an environment variable.'),
+  idToken: optionalText.describe(
+    'cross_app_access: the person\'s ID token from the identity provider, from an environment variable that your single sign-on keeps fresh (echo-agent signs no one in; an expired one leaves the server down with the reason).',
+  ),
 });
 
 /** One MCP server: a command the agent starts (stdio) or a URL (Streamable HTTP). */
@@ -134,8 +149,17 @@ export const mcpServerSchema = z
   })
   .refine((server) => (server.command === undefined) !== (server.url === undefined), { message: 'give either command (stdio) or url (Streamable HTTP), not both' })
   .refine((server) => server.oauth === undefined || server.url !== undefined, { message: 'oauth is for servers reached by url' })
-  .refine((server) => server.oauth?.grant !== 'client_credentials' || (server.oauth.clientId !== undefined && server.oauth.clientSecret !== undefined), {
-    message: 'the client_credentials grant needs oauth.clientId and oauth.clientSecret',
+  .refine((server) => server.oauth?.grant !== 'client_credentials' || (server.oauth.clientId !== undefined && (server.oauth.clientSecret !== undefined || server.oauth.privateKey !== undefined)), {
+    message: 'the client_credentials grant needs oauth.clientId and oauth.clientSecret (or oauth.privateKey)',
+  })
+  .refine(
+    (server) =>
+      server.oauth?.grant !== 'cross_app_access' ||
+      [server.oauth.clientId, server.oauth.clientSecret, server.oauth.idpTokenEndpoint, server.oauth.idpClientId, server.oauth.idToken].every((value) => value !== undefined),
+    { message: 'the cross_app_access grant needs oauth.clientId, oauth.clientSecret, oauth.idpTokenEndpoint, oauth.idpClientId and oauth.idToken' },
+  )
+  .refine((server) => server.oauth?.privateKey === undefined || (server.oauth.clientId !== undefined && server.oauth.clientSecret === undefined), {
+    message: 'oauth.privateKey authenticates a pre-registered client: give oauth.clientId, and no oauth.clientSecret',
   });
 
 
@@ -289,6 +313,12 @@ export const coreConfigSchema = z.strictObject({
       oauthCallbackUrl: optionalText
         .pipe(z.url().optional())
         .describe('Where the authorization server sends the person back: this gateway\'s /mcp/oauth/callback as the browser reaches it (default http://<gateway.host>:<gateway.port>/mcp/oauth/callback).'),
+      oauthClientMetadataUrl: optionalText
+        .pipe(z.url().optional())
+        .refine((url) => url === undefined || (url.startsWith('https://') && new URL(url).pathname !== '/'), 'an https:// URL with a path, e.g. https://echo.example.com/mcp/oauth/client-metadata.json')
+        .describe(
+          'The HTTPS URL where authorization servers fetch echo-agent\'s client ID metadata document (this gateway serves it at /mcp/oauth/client-metadata.json); offered as client_id where the server supports it, instead of registering dynamically. Default: next to mcp.oauthCallbackUrl when that is https, else none.',
+        ),
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, type KeyObject, randomBytes, verify } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -31,7 +31,15 @@ export const preRegisteredClient = { id: 'echo-test-client', secret: 'echo-test-
  * a minimal Streamable HTTP MCP server (JSON answers) with one tool `whoami` that needs a valid bearer token.
  * Access tokens live `tokenSeconds`.
  */
-export async function startOAuthMcpServer(options: { readonly tokenSeconds: number }): Promise<OAuthMcpServer> {
+export async function startOAuthMcpServer(options: {
+  readonly tokenSeconds: number;
+  /** Advertise client ID metadata documents (SEP-991) and take any https client_id as a public client (without fetching it). */
+  readonly clientIdMetadataDocuments?: boolean;
+  /** A pre-registered client that authenticates with private_key_jwt (RFC 7523): an ES256 assertion this key verifies. */
+  readonly jwtClient?: { readonly id: string; readonly publicKey: KeyObject };
+  /** Accepts the JWT bearer grant (RFC 7523, cross-app access) from an authenticated client when this says the assertion is good. */
+  readonly acceptsJwtBearer?: (assertion: string) => boolean;
+}): Promise<OAuthMcpServer> {
   const grants: TokenGrant[] = [];
   const authorizations: URLSearchParams[] = [];
   const registeredClients: string[] = [];
@@ -69,6 +77,7 @@ export async function startOAuthMcpServer(options: { readonly tokenSeconds: numb
         grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+        ...(options.clientIdMetadataDocuments === true ? { client_id_metadata_document_supported: true } : {}),
       });
     }
     if (url.pathname === '/register' && request.method === 'POST') {
@@ -81,6 +90,7 @@ export async function startOAuthMcpServer(options: { readonly tokenSeconds: numb
     if (url.pathname === '/authorize') {
       authorizations.push(url.searchParams);
       const clientId = url.searchParams.get('client_id') ?? '';
+      if (options.clientIdMetadataDocuments === true && clientId.startsWith('https://')) clients.set(clientId, undefined);
       const redirectUri = url.searchParams.get('redirect_uri') ?? '';
       const challenge = url.searchParams.get('code_challenge') ?? '';
       if (!clients.has(clientId) || challenge === '' || url.searchParams.get('code_challenge_method') !== 'S256') return json(response, 400, { error: 'invalid_request' });
@@ -94,10 +104,14 @@ export async function startOAuthMcpServer(options: { readonly tokenSeconds: numb
     }
     if (url.pathname === '/token' && request.method === 'POST') {
       const form = new URLSearchParams(body);
-      const clientId = authenticatedClient(request, form, clients);
+      const clientId = form.has('client_assertion') ? assertedClient(form, options.jwtClient, origin) : authenticatedClient(request, form, clients);
       if (clientId === undefined) return json(response, 401, { error: 'invalid_client' });
       const grantType = form.get('grant_type') ?? '';
       if (grantType === 'client_credentials') return json(response, 200, issue(grantType, clientId, false));
+      if (grantType === 'urn:ietf:params:oauth:grant-type:jwt-bearer') {
+        const good = options.acceptsJwtBearer?.(form.get('assertion') ?? '') === true;
+        return good ? json(response, 200, issue(grantType, clientId, false)) : json(response, 400, { error: 'invalid_grant' });
+      }
       if (grantType === 'authorization_code') {
         const entry = codes.get(form.get('code') ?? '');
         codes.delete(form.get('code') ?? '');
@@ -165,6 +179,21 @@ export async function startOAuthMcpServer(options: { readonly tokenSeconds: numb
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * The client a private_key_jwt assertion proves (RFC 7523 §3): ES256 signed by the client's key, issuer and subject its
+ * id, audience this authorization server, not expired; else undefined.
+ */
+function assertedClient(form: URLSearchParams, client: { readonly id: string; readonly publicKey: KeyObject } | undefined, origin: string): string | undefined {
+  if (client === undefined || form.get('client_assertion_type') !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer') return undefined;
+  const [header = '', payload = '', signature = ''] = (form.get('client_assertion') ?? '').split('.');
+  const decode = (part: string) => JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as Record<string, unknown>;
+  if (decode(header).alg !== 'ES256') return undefined;
+  const signed = verify('sha256', Buffer.from(`${header}.${payload}`), { key: client.publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature, 'base64url'));
+  const claims = decode(payload);
+  const fresh = typeof claims.exp === 'number' && claims.exp * 1000 > Date.now();
+  return signed && fresh && claims.iss === client.id && claims.sub === client.id && claims.aud === origin ? client.id : undefined;
 }
 
 /** The client a token request authenticates as: HTTP Basic, a client_secret in the form, or a public client's id. */

@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createScriptedModelServer, type ScriptedRequestBody } from '../fakes/scripted-model-server.js';
-import { conformanceServerYaml } from './conformance-server-yaml.js';
+import { conformanceGrant, conformanceServerYaml } from './conformance-server-yaml.js';
 
 /** Arguments the scripted model gives the scenario tools that take some; every other tool gets `{}`. */
 const toolArguments: Readonly<Record<string, Readonly<Record<string, unknown>>>> = { conformance__add_numbers: { a: 2, b: 3 } };
@@ -44,7 +44,7 @@ async function main(): Promise<number> {
   try {
     const configFile = join(dataDir, 'conformance.yaml');
     writeFileSync(configFile, conformanceServerYaml({ url: serverUrl, scenario, context: process.env.MCP_CONFORMANCE_CONTEXT }));
-    const expectsLink = scenario.startsWith('auth/') && !scenario.startsWith('auth/client-credentials');
+    const expectsLink = scenario.startsWith('auth/') && conformanceGrant(scenario) === 'authorization_code';
     const code = await runChat({ configFile, dataDir, modelUrl: model.url, line: `Use the conformance tools (${scenario}).`, expectsLink, closingReply: `conformance ${scenario}: ` });
     process.stderr.write(`drive-client: ${scenario}: echo-agent chat exited ${code}; ${model.requests.length} model requests\n`);
     return code ?? 1;

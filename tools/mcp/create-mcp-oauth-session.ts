@@ -3,6 +3,7 @@ import type { McpServerConfig } from '../../src/config/config-schema.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import { createOAuthProvider, type EchoOAuthProvider } from './create-oauth-provider.js';
 import { createOAuthVault } from './oauth-vault.js';
+import { privateKeyJwtAlgorithm } from './private-key-jwt-algorithm.js';
 
 /** Where OAuth for MCP servers gets its key, its callback and its way to a person. */
 export type McpOAuthContext = {
@@ -16,6 +17,8 @@ export type McpOAuthContext = {
   readonly probeOnly?: boolean;
   /** The gateway's /mcp/oauth/callback as a browser reaches it. */
   readonly redirectUrl: () => string;
+  /** The HTTPS URL of echo-agent's client ID metadata document, when it is published (see resolveClientMetadataUrl). */
+  readonly clientMetadataUrl?: () => string | undefined;
   /** Sends the authorization link to a person who may approve (an approver, in the chat). */
   readonly onAuthorizationLink: (server: string, link: URL) => void;
 };
@@ -57,6 +60,8 @@ export function createMcpOAuthSession(input: {
   if (oauth === undefined || config.url === undefined) return { ok: false, error: 'this server has no oauth settings' };
   if (context.secretKey === undefined || context.secretKey === '') return { ok: false, error: missingSecretKeyMessage };
   const serverUrl = config.url;
+  const signing = oauth.privateKey === undefined ? undefined : privateKeyJwtAlgorithm({ privateKey: oauth.privateKey, ...(oauth.privateKeyAlgorithm === undefined ? {} : { configured: oauth.privateKeyAlgorithm }) });
+  if (signing?.ok === false) return { ok: false, error: signing.error };
   const probeOnly = context.probeOnly === true;
   const vault = createOAuthVault({ dataDir: context.dataDir, server: name, secretKey: context.secretKey, readOnly: probeOnly });
   const problem = vault.problem();
@@ -70,6 +75,8 @@ export function createMcpOAuthSession(input: {
     vault,
     withoutRefresh: probeOnly,
     redirectUrl: context.redirectUrl,
+    ...(context.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: context.clientMetadataUrl }),
+    ...(signing === undefined ? {} : { privateKeyAlgorithm: signing.algorithm }),
     onAuthorizationLink: (link) => {
       if (probeOnly) {
         lastError = 'no valid token here: the running agent asks an approver to authorize it (or refreshes its token)';

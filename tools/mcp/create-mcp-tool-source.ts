@@ -5,6 +5,7 @@ import type { McpSampler } from './sampling-handler.js';
 import type { ExecSandbox } from '../exec-sandbox.js';
 import type { ToolDefinition } from '../../src/registry/define-tool.js';
 import type { DynamicToolSource, ToolServerStatus } from '../../src/registry/dynamic-tool-source.js';
+import { type ClientMetadataDocument, createClientMetadataDocument, resolveClientMetadataUrl } from './create-client-metadata-document.js';
 import type { McpServerConnection } from './mcp-server-connection.js';
 import { toMcpToolName } from './mcp-tool-name.js';
 import type { toMcpTool as ToMcpTool } from './to-mcp-tool.js';
@@ -22,6 +23,8 @@ export type McpToolSource = DynamicToolSource & {
   /** Where the authorization server sends the person back, once the gateway listens (default from mcp.oauthCallbackUrl or gateway). */
   useOAuthCallbackUrl(url: string): void;
   /** The callback's answer: the server whose link carried `state` exchanges `code` for tokens and connects. */
+  /** echo-agent's client ID metadata document, for the gateway to publish; undefined when no HTTPS URL is known for it. */
+  clientMetadataDocument(): ClientMetadataDocument | undefined;
   completeAuthorization(input: { readonly state: string; readonly code: string }): Promise<{ readonly ok: true; readonly server: string } | { readonly ok: false; readonly error: string }>;
 };
 
@@ -48,6 +51,7 @@ export function createMcpToolSource(options: {
   const reportedSkips = new Set<string>();
   const linkListeners = new Set<(server: string, link: URL) => void>();
   let callbackUrl = config.mcp.oauthCallbackUrl ?? `http://${config.gateway.host}:${config.gateway.port}/mcp/oauth/callback`;
+  const clientMetadataUrlNow = () => resolveClientMetadataUrl({ configured: config.mcp.oauthClientMetadataUrl, callbackUrl });
 
   let connections: McpServerConnection[] = [];
   let stopped = false;
@@ -110,6 +114,10 @@ export function createMcpToolSource(options: {
     useOAuthCallbackUrl(url) {
       if (config.mcp.oauthCallbackUrl === undefined) callbackUrl = url;
     },
+    clientMetadataDocument() {
+      const clientMetadataUrl = clientMetadataUrlNow();
+      return clientMetadataUrl === undefined ? undefined : createClientMetadataDocument({ clientMetadataUrl, redirectUrl: callbackUrl });
+    },
     async completeAuthorization({ state, code }) {
       const connection = connections.find((candidate) => candidate.pendingAuthorizationState() === state);
       if (!connection) return { ok: false, error: 'no MCP server is waiting for this authorization (the link was used already, or is stale)' };
@@ -136,6 +144,7 @@ export function createMcpToolSource(options: {
             dataDir: config.storage.dataDir,
             probeOnly: options.probeOnly === true,
             redirectUrl: () => callbackUrl,
+            clientMetadataUrl: clientMetadataUrlNow,
             onAuthorizationLink: (server, link) => {
               for (const listener of linkListeners) listener(server, link);
             },

@@ -12,12 +12,13 @@ type McpHealth = Record<string, { state: string; tools: number; error?: string; 
 
 const secretKey = 'a-long-random-test-key-for-mcp-oauth-tokens';
 
-function oauthYaml(input: { readonly url: string; readonly oauth: readonly string[] }): string {
+function oauthYaml(input: { readonly url: string; readonly oauth: readonly string[]; readonly mcp?: readonly string[] }): string {
   return [
     'approvals:',
     '  explain: false',
     'mcp:',
     '  retryMaxSeconds: 1',
+    ...(input.mcp ?? []).map((line) => `  ${line}`),
     '  servers:',
     '    secure:',
     `      url: ${input.url}`,
@@ -127,6 +128,47 @@ describe('MCP servers behind OAuth', () => {
     const replayed = await fetch(callbackUrl);
     expect(replayed.status).toBe(400);
     expect(await replayed.text()).toContain('no MCP server is waiting for this authorization');
+  });
+
+  it('client ID metadata document: where the authorization server supports it, the link offers the published document as client_id, nothing registers, and the gateway serves the document', async () => {
+    server = await startOAuthMcpServer({ tokenSeconds: 3600, clientIdMetadataDocuments: true });
+    const documentUrl = 'https://echo.example.test/mcp/oauth/client-metadata.json';
+    scenario = await startTelegramScenario({
+      allowFrom: '1001',
+      approvers: '1001',
+      yaml: oauthYaml({ url: server.url, oauth: ['grant: authorization_code'], mcp: [`oauthClientMetadataUrl: ${documentUrl}`] }),
+      environment: () => ({ ECHO_SECRET_KEY: secretKey }),
+    });
+    const current = scenario;
+    const linkMessage = await current.waitForBotMessage((message) => /Open this link and approve: /.test(message.text ?? ''), 'the authorization link in the chat');
+    const link = new URL((/href="([^"]+)"/.exec(linkMessage.text ?? '')?.[1] ?? '').replaceAll('&amp;', '&'));
+    expect(link.searchParams.get('client_id')).toBe(documentUrl);
+    const baseUrl = gatewayOf(current.testApp.app).baseUrl;
+    const document = await getPath(baseUrl, '/mcp/oauth/client-metadata.json');
+    expect(document.status).toBe(200);
+    expect(document.body).toMatchObject({ client_id: documentUrl, redirect_uris: [link.searchParams.get('redirect_uri')], token_endpoint_auth_method: 'none' });
+
+    const approval = await fetch(link, { redirect: 'manual' });
+    const callback = await fetch(new URL(approval.headers.get('location') ?? ''));
+    expect(callback.status).toBe(200);
+    expect(server.registeredClients).toEqual([]);
+    expect(await callWhoami(current, 'Done.')).toBe(`you are ${documentUrl}`);
+  });
+
+  it('publishes no client ID metadata document while the gateway is reached over plain http', async () => {
+    server = await startOAuthMcpServer({ tokenSeconds: 3600, clientIdMetadataDocuments: true });
+    scenario = await startTelegramScenario({
+      allowFrom: '1001',
+      approvers: '1001',
+      yaml: oauthYaml({ url: server.url, oauth: ['grant: authorization_code'] }),
+      environment: () => ({ ECHO_SECRET_KEY: secretKey }),
+    });
+    const current = scenario;
+    const linkMessage = await current.waitForBotMessage((message) => /Open this link and approve: /.test(message.text ?? ''), 'the authorization link in the chat');
+    const link = new URL((/href="([^"]+)"/.exec(linkMessage.text ?? '')?.[1] ?? '').replaceAll('&amp;', '&'));
+    expect(server.registeredClients).toHaveLength(1);
+    expect(link.searchParams.get('client_id')).toBe(server.registeredClients[0]);
+    expect((await getPath(gatewayOf(current.testApp.app).baseUrl, '/mcp/oauth/client-metadata.json')).status).toBe(404);
   });
 
   it('refuses to store tokens without ECHO_SECRET_KEY, and says so', async () => {
