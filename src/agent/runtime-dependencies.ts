@@ -42,20 +42,23 @@ export type TurnSettings = {
   readonly numberedChannels?: ReadonlySet<string>;
 };
 
+/** What a turn needs of memory (`memory.enabled`): fact extraction, compaction, recall, and the facts for `/memory` and `/forget`. */
+export type TurnMemory = {
+  readonly extractFacts: FactExtractor;
+  readonly compactor: HistoryCompactor;
+  /** The remembered facts this turn may see, most relevant first, as a section of the system prompt ('' when none). */
+  readonly recall: (request: RecallRequest) => Promise<string>;
+  /** The facts themselves, for `/memory` and `/forget`. */
+  readonly facts: FactStore;
+  /** Records what `/forget` removed. */
+  readonly audit: (entry: AuditEntry) => void;
+};
+
 /** What turns keep in the store: history, pending approvals, suspended turns, open questions, parked turns. */
 export type TurnState = {
   readonly history: SessionHistory;
   /** `memory.enabled`: facts from each message's own words, and compaction of a history past its budget; absent: the oldest exchanges are dropped. */
-  readonly memory?: {
-    readonly extractFacts: FactExtractor;
-    readonly compactor: HistoryCompactor;
-    /** The remembered facts this turn may see, most relevant first, as a section of the system prompt ('' when none). */
-    readonly recall: (request: RecallRequest) => Promise<string>;
-    /** The facts themselves, for `/memory` and `/forget`. */
-    readonly facts: FactStore;
-    /** Records what `/forget` removed. */
-    readonly audit: (entry: AuditEntry) => void;
-  };
+  readonly memory?: TurnMemory;
   readonly approvals: ApprovalsService;
   readonly suspensions: KeyValueNamespace<SuspendedTurn>;
   /** Session key → the id of the question waiting there. */

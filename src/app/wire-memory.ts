@@ -1,11 +1,12 @@
 import { createSessionHistory, type SessionHistory, type SessionRecord } from '../agent/session-history.js';
+import type { TurnMemory } from '../agent/runtime-dependencies.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { Config } from '../config/config-schema.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { CompactionCursor } from '../memory/compaction-cursor.js';
-import { createFactExtractor, type FactExtractor } from '../memory/create-fact-extractor.js';
-import { createFactStore, type FactList, type FactStore } from '../memory/create-fact-store.js';
-import { createHistoryCompactor, type HistoryCompactor } from '../memory/create-history-compactor.js';
+import { createFactExtractor } from '../memory/create-fact-extractor.js';
+import { createFactStore, type FactList } from '../memory/create-fact-store.js';
+import { createHistoryCompactor } from '../memory/create-history-compactor.js';
 import { formatRecalledFacts, type RecallRequest, recallFacts } from '../memory/recall-facts.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { AuditEntry } from '../registry/audit-log.js';
@@ -15,13 +16,7 @@ import { fenceHistory } from './fence-history.js';
 /** The session history and, with `memory.enabled`, the compactor that keeps it within its budget by summaries. */
 export type MemoryWiring = {
   readonly history: SessionHistory;
-  readonly memory?: {
-    readonly extractFacts: FactExtractor;
-    readonly compactor: HistoryCompactor;
-    readonly recall: (request: RecallRequest) => Promise<string>;
-    readonly facts: FactStore;
-    readonly audit: (entry: AuditEntry) => void;
-  };
+  readonly memory?: TurnMemory;
 };
 
 /**
