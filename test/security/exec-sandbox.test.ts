@@ -107,7 +107,7 @@ describe('exec runs in a sandbox (finding 3)', () => {
     const tracker = createProcessGroupTracker();
     const tool = createExecTool({ tracker });
     const running = tool.execute({ command: 'sleep 30.0417' }, fake.context);
-    for (let attempt = 0; attempt < 500 && (await findProcesses('sleep 30.0417')).length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+    for (let attempt = 0; attempt < 500 && (await findProcesses('30.0417', { program: 'sleep' })).length === 0; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 10));
     expect(tracker.size()).toBe(1);
     expect(tracker.killAll()).toBe(1);
     await running;

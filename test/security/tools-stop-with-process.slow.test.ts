@@ -63,7 +63,9 @@ describe('tools stop with the process (an approved exec never outlives the agent
     const approve = card.keyboard?.flat().find((button) => /Approve/.test(button.text));
     if (approve === undefined) throw new Error('the card has no Approve button');
     await client.sendCallback(client.makeCallbackQuery(approve.callback_data, { message: { message_id: card.messageId } }));
-    await waitFor(async () => (await findProcesses(`sleep ${sleepSeconds}`)).length > 0, 'the approved command to run', 20_000);
+    // The sleep itself, not the launcher, env or bwrap whose command lines name it too: a kill before bwrap has set
+    // its parent-death signal would orphan the sandbox, and that start-up window is not what this suite tests.
+    await waitFor(async () => (await findProcesses(sleepSeconds, { program: 'sleep' })).length > 0, 'the approved command to run', 20_000);
     return started;
   }
 
