@@ -22,8 +22,14 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
   process.stderr.write('Building echo-agent (first run or sources changed)...\n');
   try {
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(root, 'scripts', 'compile-default-config.mjs')], { stdio: 'inherit' });
   } catch {
     process.stderr.write('The build failed; see the TypeScript errors above.\n');
     process.exit(1);
   }
+}
+
+// A build by tsc alone (an older checkout's, or by hand) has no compiled default config: make it (start-up reads YAML without it).
+if (!existsSync(join(root, 'dist', 'config', 'default.json'))) {
+  execFileSync(process.execPath, [join(root, 'scripts', 'compile-default-config.mjs')], { stdio: 'inherit' });
 }

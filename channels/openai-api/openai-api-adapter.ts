@@ -1,6 +1,5 @@
 import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
-import { createOpenaiApiChannel, defaultApiModelId, describeRoutes } from './openai-api-channel.js';
 import { openaiApiConfig } from './openai-api-config.js';
 import { openaiApiDoctor } from './openai-api-doctor.js';
 import { openaiApiStrings } from './openai-api-strings.js';
@@ -26,6 +25,8 @@ export const openaiApiAdapter: ChannelAdapter = {
   async wire(context) {
     const settings = openaiApiConfig.read(context.config);
     if (settings.keys.length === 0) return { on: false, name: context.channelName, reason: 'POST /v1/chat/completions is not served: ECHO_API_KEYS is not set' };
+    // Loaded only when configured: an agent without ECHO_API_KEYS does not pay for the channel's modules.
+    const { createOpenaiApiChannel, defaultApiModelId, describeRoutes } = await import('./openai-api-channel.js');
     const channel = createOpenaiApiChannel({
       name: context.channelName,
       keys: settings.keys,

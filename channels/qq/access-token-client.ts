@@ -1,8 +1,5 @@
 import { z } from 'zod';
 
-/** The default host of the token endpoint (the API root is another host). */
-export const qqTokenRoot = 'https://bots.qq.com';
-
 /** A usable access token and when the platform stops accepting it. */
 export type QqAccessToken = { readonly value: string; readonly expiresAt: Date };
 

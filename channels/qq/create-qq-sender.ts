@@ -3,8 +3,6 @@ import type { AccessTokenClient } from './access-token-client.js';
 import { classifySendFailure, type QqSendFailureReason } from './classify-send-failure.js';
 import { checkReply, qqReplyRules } from './reply-rules.js';
 
-/** The default OpenAPI root. */
-export const qqApiRoot = 'https://api.sgroup.qq.com';
 
 /** Where a message goes: a person's private chat or a group, by their openids. */
 export type QqTarget = { readonly scene: 'c2c'; readonly openid: string } | { readonly scene: 'group'; readonly groupOpenid: string };

@@ -29,3 +29,4 @@ export * from './sign-callback.js';
 export * from './to-event.js';
 export * from './to-inbound-message.js';
 export * from './verify-callback.js';
+export * from './qq-endpoints.js';

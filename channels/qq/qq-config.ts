@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { createChannelConfigSection } from '../../src/config/channel-config-section.js';
 import { commaList, optionalText } from '../../src/config/comma-list.js';
 import { toolSelectionSchema } from '../../src/config/config-schema.js';
-import { qqApiRoot } from './create-qq-sender.js';
+import { qqApiRoot } from './qq-endpoints.js';
 import { qqDefaultMessageChars } from './qq-limits.js';
 
 const qqSchema = z.strictObject({

@@ -1,6 +1,5 @@
 import type { ChannelDoctor } from '../../src/doctor/channel-doctor.js';
 import { type DoctorLine, doctorLine } from '../../src/doctor/doctor-line.js';
-import { createAccessTokenClient } from './access-token-client.js';
 import { type QqConfig, qqConfig } from './qq-config.js';
 import { hostOf } from '../../src/logging/host-of.js';
 import { describeQqSettings, qqCallbackPath, qqSettingsProblem, tokenRootOf } from './qq-settings.js';
@@ -23,6 +22,7 @@ export async function checkQq(settings: QqConfig, options: QqCheckOptions): Prom
   const problem = qqSettingsProblem(settings);
   if (problem) return [problem.unset ? doctorLine('off', subject, `off: ${problem.reason}`) : doctorLine('fail', subject, problem.reason)];
   const tokenRoot = tokenRootOf(settings);
+  const { createAccessTokenClient } = await import('./access-token-client.js');
   const tokens = createAccessTokenClient({
     appId: settings.appId ?? '',
     clientSecret: settings.appSecret ?? '',

@@ -1,5 +1,5 @@
 import { hostOf } from '../../src/logging/host-of.js';
-import { qqTokenRoot } from './access-token-client.js';
+import { qqTokenRoot } from './qq-endpoints.js';
 import type { QqConfig } from './qq-config.js';
 
 /** The HTTP gateway path QQ posts callbacks to in webhook mode. */

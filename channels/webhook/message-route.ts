@@ -14,6 +14,7 @@ import type { RateLimiter } from './rate-limiter.js';
 import type { SeenSignatures } from './seen-signatures.js';
 import { defaultWebhookSenderId, requestToEvent } from './to-event.js';
 import { checkSignatureHeaders, verifySignature } from './verify-signature.js';
+import { webhookMessagePath } from './webhook-config.js';
 
 /** Chat commands that decide approvals: a webhook caller is a system, never an approver. */
 const decisionCommands = new Set(['approve', 'deny', 'approvals']);
@@ -201,7 +202,7 @@ export function createMessageRoute(options: MessageRouteOptions): HttpRoute {
 }
 
 /** The path POST messages arrive on. */
-export const messagePath = '/v1/messages';
+export const messagePath = webhookMessagePath;
 
 function answer(response: WaitedResponse, headers: Readonly<Record<string, string>> = {}): HttpResponse {
   const retryAfter: Record<string, string> = response.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(response.retryAfterSeconds) };

@@ -1,7 +1,5 @@
 import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
-import { messagePath } from './message-route.js';
-import { createWebhookChannel, describeMessages } from './webhook-channel.js';
-import { webhookConfig } from './webhook-config.js';
+import { webhookConfig, webhookMessagePath } from './webhook-config.js';
 import { webhookDoctor } from './webhook-doctor.js';
 
 /** Signed POST /v1/messages on the gateway, with WEBHOOK_SECRET; answers by `?wait=true` or callback. */
@@ -15,7 +13,9 @@ export const webhookAdapter: ChannelAdapter = {
   traits: (config) => ({ locale: config.agent.locale, streams: false, tools: webhookConfig.read(config).tools, limits: { proactiveSend: 'never' } }),
   async wire(context) {
     const settings = webhookConfig.read(context.config);
-    if (settings.secret === undefined || settings.secret === '') return { on: false, name: context.channelName, reason: `${messagePath} is not served: WEBHOOK_SECRET is not set` };
+    if (settings.secret === undefined || settings.secret === '') return { on: false, name: context.channelName, reason: `${webhookMessagePath} is not served: WEBHOOK_SECRET is not set` };
+    // Loaded only when configured: an agent without WEBHOOK_SECRET does not pay for the channel's modules.
+    const { createWebhookChannel, describeMessages } = await import('./webhook-channel.js');
     const channel = createWebhookChannel({
       name: context.channelName,
       secret: settings.secret,

@@ -3,6 +3,9 @@ import { createChannelConfigSection } from '../../src/config/channel-config-sect
 import { commaList, flexibleBoolean, optionalText } from '../../src/config/comma-list.js';
 import { toolSelectionSchema } from '../../src/config/config-schema.js';
 
+/** Where signed messages are posted on the gateway. */
+export const webhookMessagePath = '/v1/messages';
+
 const webhookSchema = z.strictObject({
   secret: optionalText.describe('HMAC secret; without it POST /v1/messages is off.'),
   waitTimeoutMs: z.coerce.number().int().positive().default(120_000).describe('Longest ?wait=true hold.'),

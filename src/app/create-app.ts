@@ -124,7 +124,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     const built = await buildRuntime({ config, logger, now, model: modelResult.model, tracer, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor });
     if (!built.ok) return built;
     const { runtime, media } = built.wired;
-    const mcpServerLine = gateway ? wireMcpServer({ config, logger, infrastructure, wired: built.wired, gateway }) : undefined;
+    const mcpServerLine = gateway ? await wireMcpServer({ config, logger, infrastructure, wired: built.wired, gateway }) : undefined;
     // A retried parked message goes back through the journal, a retried resumption through the resumption sweep.
     requeue = () =>
       void Promise.all([infrastructure.events.intake.redrive(), runtime.resumeSettled()]).catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it'));

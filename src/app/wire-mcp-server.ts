@@ -1,9 +1,7 @@
 import type { Config } from '../config/config-schema.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { Logger } from '../logging/create-logger.js';
-import { type CallerRequestRecord, createCallerRequests } from '../mcp-server/caller-requests.js';
-import { createMcpServeRoute } from '../mcp-server/create-mcp-serve-route.js';
-import { createRateLimiter } from '../mcp-server/create-rate-limiter.js';
+import type { CallerRequestRecord } from '../mcp-server/caller-requests.js';
 import type { WiredRuntime } from './build-runtime.js';
 import type { Infrastructure } from './open-infrastructure.js';
 
@@ -14,12 +12,18 @@ const keepAfterWindowMs = 7 * 24 * 60 * 60_000;
  * Mounts echo-agent's MCP server (`mcp.serve`) on the gateway, over the runtime's own approval service, caller
  * questions, routing, outbox, audit log and budgets. Returns a line for start-up, or undefined when it is off.
  */
-export function wireMcpServer(input: { readonly config: Config; readonly logger: Logger; readonly infrastructure: Infrastructure; readonly wired: WiredRuntime; readonly gateway: Gateway }): string | undefined {
+export async function wireMcpServer(input: { readonly config: Config; readonly logger: Logger; readonly infrastructure: Infrastructure; readonly wired: WiredRuntime; readonly gateway: Gateway }): Promise<string | undefined> {
   const { config, infrastructure, wired } = input;
   const serve = config.mcp.serve;
   if (!serve.enabled) return undefined;
   if (!wired.callerQuestions) return undefined;
   if (serve.keys.length === 0) return `mcp server: off (mcp.serve.enabled but no keys in mcp.serve.keys)`;
+  // Loaded only when served: an agent without mcp.serve does not pay for the server's modules (nor the MCP SDK's).
+  const [{ createCallerRequests }, { createMcpServeRoute }, { createRateLimiter }] = await Promise.all([
+    import('../mcp-server/caller-requests.js'),
+    import('../mcp-server/create-mcp-serve-route.js'),
+    import('../mcp-server/create-rate-limiter.js'),
+  ]);
   const requests = createCallerRequests({
     approvals: wired.approvals,
     approvalRouteFor: wired.approvalRouteFor,

@@ -1,13 +1,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { describeError } from '../errors/echo-error.js';
 import { type ChannelConfigSection, channelEnvironmentLayer, renamedVariableErrors } from './channel-config-section.js';
 import { type Config, createConfigSchema } from './config-schema.js';
 import { formatConfigIssues } from './format-config-issues.js';
 import { interpolateEnvironment } from './interpolate-environment.js';
 import { mergeConfig } from './merge-config.js';
 import { parseDotenv } from './parse-dotenv.js';
+import { readConfigFile } from './read-config-file.js';
 
 /** Where to look for configuration; all optional, defaulting to this process. */
 export type LoadConfigOptions = {
@@ -51,15 +50,9 @@ export function loadConfig(options: LoadConfigOptions): LoadConfigResult {
   let merged: unknown = channelEnvironmentLayer(options.channels, environment);
   for (const file of files) {
     if (!existsSync(file)) return { ok: false, files, errors: [`The config file ${file} does not exist.`] };
-    let parsed: unknown;
-    try {
-      parsed = parseYaml(readFileSync(file, 'utf8')) ?? {};
-    } catch (error) {
-      // One sentence: the parser's first line ends with a colon that introduces a source excerpt.
-      const reason = (describeError(error).split('\n')[0] ?? '').trim().replace(/[:.]$/, '');
-      return { ok: false, files, errors: [`${file} is not valid YAML: ${reason}.`] };
-    }
-    merged = mergeConfig(merged, parsed);
+    const reading = readConfigFile(file);
+    if (!reading.ok) return { ok: false, files, errors: [`${file} is not valid YAML: ${reading.reason}.`] };
+    merged = mergeConfig(merged, reading.value);
   }
 
   const renamed = renamedVariableErrors(options.channels, environment);

@@ -1,13 +1,11 @@
 import { join } from 'node:path';
 import type { ApprovalRouteFor } from '../approvals/approval-route.js';
-import { createCallReviewer } from './create-call-reviewer.js';
 import type { SmartApprovals } from './smart-approvals.js';
 import type { Config } from '../config/config-schema.js';
 import type { Outbox } from '../events/outbox.js';
 import type { Messages } from '../i18n/messages.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { AuditLog } from '../registry/audit-log.js';
-import { createApprovalReviewer } from './create-approval-reviewer.js';
 import { createRecentReviews, type RecentReview } from './recent-reviews.js';
 import { createSmartPreferences, type SmartPreference } from './smart-preferences.js';
 import type { Store } from '../store/key-value-namespace.js';
@@ -35,6 +33,8 @@ export async function createSmartApprovals(options: SmartApprovalsOptions): Prom
   const preferences = createSmartPreferences(options.store.namespace<SmartPreference>('smart-preferences'));
   const recent = createRecentReviews(options.store.namespace<RecentReview[]>('reviewer-decisions'));
   if (config.approvals.mode !== 'smart') return { ok: true, smartApprovals: { mode: config.approvals.mode, preferences, recent } };
+  // The reviewer's modules load in smart mode only: manual and off do not pay for them.
+  const [{ createApprovalReviewer }, { createCallReviewer }] = await Promise.all([import('./create-approval-reviewer.js'), import('./create-call-reviewer.js')]);
   const endpoint = config.approvals.reviewerModel;
   const own = endpoint ? await options.createEndpointModel(endpoint, 0) : undefined;
   if (own && !own.ok) return { ok: false, error: `approvals.reviewerModel cannot be used: ${own.error}.` };

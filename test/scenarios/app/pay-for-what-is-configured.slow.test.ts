@@ -48,8 +48,25 @@ const notNeededAtStart = [
   '@opentelemetry/semantic-conventions',
 ];
 
+/** Our own modules only a configured feature needs (paths under dist/). */
+const ownNotNeededAtStart = [
+  'channels/webhook/webhook-channel.js', // WEBHOOK_SECRET
+  'channels/openai-api/openai-api-channel.js', // ECHO_API_KEYS
+  'channels/qq/access-token-client.js', // QQ_APP_ID and QQ_APP_SECRET
+  'src/mcp-server/create-mcp-serve-route.js', // mcp.serve
+  'src/reviewer/create-approval-reviewer.js', // approvals.mode: smart
+];
+
+/** What a start loaded by its ready line: the packages, and our own modules as paths under dist/. */
+type LoadedAtStart = { readonly packages: Set<string>; readonly own: Set<string> };
+
 /** Starts `npm start` with the module recorder until its ready line; the packages it loaded. */
 async function packagesLoadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<Set<string>> {
+  return (await loadedAtStart(name, environment)).packages;
+}
+
+/** Starts `npm start` with the module recorder until its ready line; what it loaded. */
+async function loadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<LoadedAtStart> {
     const log = join(folder, `${name}.log`);
     const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
       cwd: repositoryRoot,
@@ -76,15 +93,23 @@ async function packagesLoadedAtStart(name: string, environment: Readonly<Record<
       await exited;
     }
     const loaded = readFileSync(log, 'utf8').split('\n');
-    return new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+    return {
+      packages: new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? [])),
+      own: new Set(loaded.flatMap((url) => (url.includes('/node_modules/') ? [] : (/\/dist\/((?:src|channels|tools)\/.+)$/.exec(url)?.[1] ?? [])))),
+    };
 }
 
 describe('npm start loads only what is configured', () => {
   it('reaches its ready line without the packages of features that are off', async () => {
-    const packages = await packagesLoadedAtStart('modules');
-    // The recorder works: the packages every start needs are there.
+    const { packages, own } = await loadedAtStart('modules');
+    // The recorder works: the packages and modules every start needs are there.
     expect(packages).toContain('zod');
-    expect(packages).toContain('yaml');
+    expect(own).toContain('src/config/load-config.js');
+    expect(own).toContain('channels/webhook/webhook-adapter.js');
+    // Channels, the MCP server and the reviewer nobody configured: their adapters load, their modules do not.
+    expect(ownNotNeededAtStart.filter((file) => own.has(file))).toEqual([]);
+    // yaml is not in the list: the YAML parser is required (not imported) and only for a file that is not the compiled
+    // config/default.yaml; test/unit/config/compiled-default-config.slow.test.ts shows a start does not load it.
     // koa is not in either list: the gateway listens before it loads, and it loads right after (maybe before the kill).
     expect(notNeededAtStart.filter((name) => packages.has(name))).toEqual([]);
   }, 60_000);
