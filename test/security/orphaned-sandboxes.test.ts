@@ -32,7 +32,8 @@ describe.skipIf(parent === undefined)('a command orphaned by a killed agent ends
     writeFileSync(join(orphanFolder, 'cgroup.procs'), String(orphan.pid));
     writeFileSync(join(liveFolder, 'cgroup.procs'), String(live.pid));
     try {
-      expect(sweepOrphanedCallCgroups(parent)).toBe(1);
+      // At least ours: a test run elsewhere on this host may have left a killed agent's call behind too.
+      expect(sweepOrphanedCallCgroups(parent)).toBeGreaterThanOrEqual(1);
       await waitFor(async () => (await findProcesses('41.0193', { program: 'sleep' })).length === 0, 'the orphaned command to end', 5_000);
       await waitFor(() => !existsSync(orphanFolder), 'the orphaned cgroup to be removed', 5_000);
       expect(await findProcesses('41.0194', { program: 'sleep' })).toHaveLength(1);
