@@ -34,8 +34,8 @@ describe.skipIf(parent === undefined)('a command orphaned by a killed agent ends
     try {
       // At least ours: a test run elsewhere on this host may have left a killed agent's call behind too.
       expect(sweepOrphanedCallCgroups(parent)).toBeGreaterThanOrEqual(1);
-      await waitFor(async () => (await findProcesses('41.0193', { program: 'sleep' })).length === 0, 'the orphaned command to end', 5_000);
-      await waitFor(() => !existsSync(orphanFolder), 'the orphaned cgroup to be removed', 5_000);
+      await waitFor(async () => (await findProcesses('41.0193', { program: 'sleep' })).length === 0, 'the orphaned command to end', 10_000);
+      await waitFor(() => !existsSync(orphanFolder), 'the orphaned cgroup to be removed', 10_000);
       expect(await findProcesses('41.0194', { program: 'sleep' })).toHaveLength(1);
       expect(existsSync(liveFolder)).toBe(true);
     } finally {
