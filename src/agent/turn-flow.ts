@@ -16,6 +16,10 @@ import { runTurn } from './run-turn.js';
 import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
+import { createTurnDelegation, type TurnDelegation } from './create-turn-delegation.js';
+import { defaultDelegationLimits } from '../policy/plan-delegation.js';
+import { endSubTaskTurn } from './end-sub-task-turn.js';
+import { suspendForSubTasks } from './start-sub-tasks.js';
 
 const typingEveryMs = 4000;
 /** A turn that answers within this shows no typing indicator: it would only flash before the answer. */
@@ -23,6 +27,11 @@ const typingAfterMs = 500;
 
 /** Placeholder tool results for a call that waits and the calls queued behind it. */
 export function placeholdersFor(suspensionId: string, suspension: CallSuspension): Extract<ChatMessage, { role: 'tool' }>[] {
+  if (suspension.kind === 'delegation') {
+    const waiting = suspension.subTasks.map((subTask) => ({ role: 'tool' as const, toolCallId: subTask.callId, toolName: suspension.call.name, content: `Waiting for sub-task ${subTask.name} (${suspensionId}); it has not answered yet.` }));
+    const queued = suspension.remaining.map((call) => ({ role: 'tool' as const, toolCallId: call.id, toolName: call.name, content: `Not run yet: queued behind the sub-tasks of ${suspensionId}.` }));
+    return [...waiting, ...queued];
+  }
   return [suspension.call, ...suspension.remaining].map((call, index) => ({
     role: 'tool' as const,
     toolCallId: call.id,
@@ -45,7 +54,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
 export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], history?: Promise<readonly ChatMessage[]>): Promise<void> {
   const messages = deps.messagesFor(scope.channel);
   // A new attended turn past a budget's soft limit waits for the card; a used-up budget stops it inside the loop, before the model.
-  if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended) {
+  if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended && scope.subTask === undefined) {
     const check = await deps.budgets.check(attributionOf(scope), { attended: true });
     if (check.kind === 'soft') {
       await holdForBudget(deps, scope, newMessages, check.status);
@@ -56,7 +65,8 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
   const suspensionId = createShortId();
   // A turn that runs too long (a slow model, many tool calls) gives its session lane back.
   const deadline = new AbortController();
-  const deadlineTimer = setTimeout(() => deadline.abort(), deps.turnTimeoutMs);
+  // A sub-task stops at its slice's seconds too.
+  const deadlineTimer = setTimeout(() => deadline.abort(), Math.min(deps.turnTimeoutMs, (scope.subTask?.slice.seconds ?? Number.POSITIVE_INFINITY) * 1000));
   try {
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
     const remembered = await recallForTurn(deps, scope, newMessages);
@@ -84,9 +94,12 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
       reviewer: deps.smartApprovals?.reviewCall,
       budget: createTurnBudget(deps.budgets, scope),
+      delegation: delegationFor(deps, scope),
     });
     // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
     if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
+    // A sub-task answers its parent, never the chat (its cards still go to the chat's approvers).
+    if (scope.subTask !== undefined && outcome.status !== 'suspended') return await endSubTaskTurn(deps, { ...scope, subTask: scope.subTask }, outcome, deadline.signal.aborted);
     switch (outcome.status) {
       case 'completed': {
         const answer = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
@@ -167,6 +180,10 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     await suspendForElicitation(deps, scope, base, { ...suspension, elicitation: suspension.elicitation });
     return;
   }
+  if (suspension.kind === 'delegation') {
+    await suspendForSubTasks(deps, scope, base, suspension);
+    return;
+  }
   if (suspension.kind === 'question') {
     const record: SuspendedTurn = { ...base, kind: 'question', question: suspension.question, options: suspension.options };
     await deps.suspensions.set(record.id, record);
@@ -207,6 +224,11 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
   };
   await deliverApprovalCard(deps, scope, parties.targets, card);
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: `Waiting for approval ${approval.id}: ${summary}` });
+}
+
+/** What this run of the loop may hand to sub-tasks (the `delegate` tool). */
+export function delegationFor(deps: RuntimeDependencies, scope: TurnScope): TurnDelegation {
+  return createTurnDelegation({ scope, budgets: deps.budgets, turnTimeoutMs: deps.turnTimeoutMs, limits: deps.delegation ?? defaultDelegationLimits, agentId: deps.botName });
 }
 
 function renamePlaceholders(messages: readonly ChatMessage[], from: string, to: string): readonly ChatMessage[] {

@@ -1,0 +1,53 @@
+import type { BudgetControl } from '../budgets/create-budget-control.js';
+import { createDelegationBudget, type DelegationAmounts, type DelegationBudget } from '../policy/delegation-budget.js';
+import type { DelegationLimits } from '../policy/plan-delegation.js';
+import type { TurnScope } from './turn-scope.js';
+
+/** Stands for "no ceiling" in an allowance, so slices stay plain JSON numbers in the store. */
+export const unbounded = Number.MAX_SAFE_INTEGER;
+
+/** What one run of the loop may hand to sub-tasks: its allowance, the depth and fan-out limits, who runs them. */
+export type TurnDelegation = {
+  /** This run's tokens, model calls and seconds: its own spend plus its sub-tasks' slices never exceed it. */
+  readonly allowance: DelegationBudget;
+  readonly limits: DelegationLimits;
+  /** The agent that runs the sub-tasks (the configured agent name). */
+  readonly agentId: string;
+  /** Counts the wall time that passed since the last call as spent (before a slice is carved). */
+  catchUpClock(): void;
+};
+
+/**
+ * The allowance of one run of the loop: the per-turn ceiling (`budgets.perTurn`) and the turn timeout, and for a
+ * sub-task its own slice, whichever is smaller. A unit with no ceiling is unbounded.
+ */
+export function createTurnDelegation(input: {
+  readonly scope: Pick<TurnScope, 'subTask'>;
+  readonly budgets?: Pick<BudgetControl, 'perTurn'>;
+  readonly turnTimeoutMs: number;
+  readonly limits: DelegationLimits;
+  readonly agentId: string;
+  readonly now?: () => number;
+}): TurnDelegation {
+  const now = input.now ?? Date.now;
+  const slice = input.scope.subTask?.slice;
+  const perTurn = input.budgets?.perTurn;
+  const total: DelegationAmounts = {
+    tokens: Math.min(perTurn?.tokens ?? unbounded, slice?.tokens ?? unbounded),
+    modelCalls: Math.min(perTurn?.modelCalls ?? unbounded, slice?.modelCalls ?? unbounded),
+    seconds: Math.min(Math.ceil(input.turnTimeoutMs / 1000), slice?.seconds ?? unbounded),
+  };
+  const allowance = createDelegationBudget(total);
+  let clockFrom = now();
+  return {
+    allowance,
+    limits: input.limits,
+    agentId: input.agentId,
+    catchUpClock() {
+      const seconds = Math.floor((now() - clockFrom) / 1000);
+      if (seconds <= 0) return;
+      clockFrom += seconds * 1000;
+      allowance.spend({ tokens: 0, modelCalls: 0, seconds: Math.min(seconds, allowance.remaining().seconds) });
+    },
+  };
+}
