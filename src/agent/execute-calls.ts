@@ -139,7 +139,8 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
     }
     const subTaskRequest = outcome.result.ok ? readSubTaskRequest(outcome.result.metadata) : undefined;
     if (subTaskRequest) {
-      const plan = planSubTask({ scope: input.scope, delegation: input.delegation, call, request: subTaskRequest, running: subTasks.length });
+      const pending = Math.min(remaining.filter((next) => input.registry.find(next.name)?.name === delegateToolName).length + 1, (input.delegation?.limits.maxParallel ?? 1) - subTasks.length);
+      const plan = planSubTask({ scope: input.scope, delegation: input.delegation, call, request: subTaskRequest, running: subTasks.length, pending });
       if (plan.kind === 'granted') subTasks.push(plan.subTask);
       else results.push({ role: 'tool', toolCallId: call.id, toolName: outcome.toolName, content: `Error (refused): ${plan.text}` });
       continue;

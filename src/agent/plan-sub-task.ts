@@ -1,7 +1,7 @@
 import type { PendingSubTask } from '../approvals/pending-sub-task.js';
 import { createShortId } from '../events/create-id.js';
 import type { ToolCall } from '../model/chat-message.js';
-import type { DelegationLimitsRequest } from '../policy/delegation-budget.js';
+import { type DelegationAmounts, type DelegationLimitsRequest, delegationUnits } from '../policy/delegation-budget.js';
 import { delegationSessionKey } from '../policy/delegation-chain.js';
 import { describeDelegationRefusal, planDelegation } from '../policy/plan-delegation.js';
 import type { TurnDelegation } from './create-turn-delegation.js';
@@ -42,6 +42,8 @@ export function planSubTask(input: {
   readonly call: ToolCall;
   readonly request: SubTaskRequest;
   readonly running: number;
+  /** `delegate` calls of this batch not planned yet, this one included: a unit a call leaves out is shared among them. */
+  readonly pending: number;
 }): SubTaskPlan {
   const { scope, delegation, request } = input;
   if (delegation === undefined) return { kind: 'refused', text: 'The sub-task was not started: sub-tasks are not available here.' };
@@ -56,7 +58,7 @@ export function planSubTask(input: {
       runningChildren: input.running,
       budget: delegation.allowance,
     },
-    { name: request.name, tools: request.tools, limits: request.limits },
+    { name: request.name, tools: request.tools, limits: withFairShares(request.limits, delegation.allowance.remaining(), input.pending) },
     delegation.limits,
   );
   if (plan.kind === 'refused') return { kind: 'refused', text: describeDelegationRefusal(plan.refusal) };
@@ -74,4 +76,15 @@ export function planSubTask(input: {
       sessionKey: delegationSessionKey({ parentSessionKey: scope.sessionKey, name: request.name, id }),
     },
   };
+}
+
+/**
+ * A unit the model left out gets an even share of what is left among the sub-tasks of the batch still to plan
+ * (all of it for the last), so the first of three side-by-side sub-tasks cannot take everything. Pure.
+ */
+export function withFairShares(limits: DelegationLimitsRequest, left: DelegationAmounts, pending: number): DelegationLimitsRequest {
+  const sharers = Math.max(1, pending);
+  const filled: Partial<Record<(typeof delegationUnits)[number], number>> = { ...limits };
+  for (const unit of delegationUnits) filled[unit] ??= Math.max(1, Math.floor(left[unit] / sharers));
+  return filled;
 }
