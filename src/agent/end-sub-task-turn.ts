@@ -26,3 +26,10 @@ export async function endSubTaskTurn(deps: RuntimeDependencies, scope: TurnScope
   await settleSubTask(deps, scope.subTask, end);
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: end.status === 'completed' ? 'completed' : 'failed', text: end.text });
 }
+
+/** Cancels a sub-task whose card a person denied: it does not go on, and its parent reads why (the refusal). */
+export async function stopSubTask(deps: RuntimeDependencies, suspended: { readonly subTask: SubTaskLink; readonly sessionKey: string; readonly causationId?: string; readonly id: string; readonly call: { readonly name: string } }, refusal: string): Promise<void> {
+  const text = `it was stopped when its ${suspended.call.name} call was refused. ${refusal}`;
+  await settleSubTask(deps, suspended.subTask, { status: 'failed', text });
+  deps.turnFinished({ causationId: suspended.causationId ?? suspended.id, sessionKey: suspended.sessionKey, status: 'refused', text });
+}

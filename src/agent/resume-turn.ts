@@ -6,6 +6,7 @@ import { continueTurn } from './continue-turn.js';
 import { countResumptionStart } from './count-resumption-start.js';
 import { resumeAfterSubTasks } from './resume-after-sub-tasks.js';
 import { haveSubTasksEnded } from './settle-sub-task.js';
+import { stopSubTask } from './end-sub-task-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { deliverTurn } from './turn-flow.js';
 import { scopeOfSuspendedTurn } from './scope-of-suspended-turn.js';
@@ -62,6 +63,13 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
       return;
     }
     if (start === 'parked') return;
+    // A person's "deny" on a sub-task's card cancels the sub-task: its parent gets the failure and answers.
+    if (approval?.status === 'denied' && suspended.subTask !== undefined) {
+      await stopSubTask(deps, { ...suspended, subTask: suspended.subTask }, refusalText(approval));
+      await deps.approvals.finishResumption(suspended.id, deps.instanceId);
+      await deps.suspensions.delete(suspended.id);
+      return;
+    }
     if (approval?.status === 'approved') approvedOnce = approval.argumentsHash;
     else firstResult = refusalText(approval);
   } else {

@@ -79,6 +79,30 @@ describe('the delegate tool: a sub-task with narrowed tools, its card naming the
     expect(audit.some((entry) => entry.delegationChain?.join() === 'fix-tests' && typeof entry.parentExecutionId === 'string')).toBe(true);
   });
 
+  it('a sub-task waiting on its card keeps the parent waiting; Deny stops the sub-task and the parent answers with the failure', async () => {
+    folder = mkdtempSync(join(tmpdir(), 'echo-delegation-'));
+    scenario = await startTelegramScenario({ allowFrom: '1001', yaml: execApprovalYaml(folder) });
+    scenario.model.enqueue(
+      { toolCalls: [{ name: 'delegate', arguments: { name: 'cleanup', instructions: 'Delete the old builds.', tools: ['exec'] } }] },
+      { toolCalls: [{ name: 'exec', arguments: { command: 'echo removing' } }] },
+      (body) => ({ text: `parent answer: ${lastToolResult(body)}` }),
+    );
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('clean up the builds'));
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card of the sub-task');
+    expect(card.text).toContain('Via sub-task cleanup of your request');
+    // Waiting visibly: the notice is there, no answer yet.
+    expect(scenario.botMessages().some((message) => message.text.includes('sub-task cleanup') && message.text.includes('deny one to stop it'))).toBe(true);
+    expect(scenario.botMessages().some((message) => message.text.startsWith('parent answer:'))).toBe(false);
+
+    await client.sendCallback(client.makeCallbackQuery(buttonData(card, /Deny/), { message: { message_id: card.messageId } }));
+    const answer = await scenario.waitForBotMessage((message) => message.text.startsWith('parent answer:'), 'the parent answer after the denial');
+    expect(answer.text).toContain('sub-task cleanup did not finish');
+    expect(answer.text).toContain('denied this action');
+    // The sub-task's model was not asked again after the denial: the parent's two calls and the sub-task's one.
+    expect(scenario.modelRequests()).toHaveLength(3);
+  });
+
   it('refuses, before it starts, a sub-task asking for exec from a parent on the messaging profile, naming the tool', async () => {
     scenario = await startTelegramScenario({ allowFrom: '1001', yaml: 'tools:\n  profile: messaging\n  alsoAllow: [delegate]\napprovals:\n  explain: false\n' });
     scenario.model.enqueue(
