@@ -5,6 +5,7 @@ import type { ChatMessage } from '../model/chat-message.js';
 import { toolsVisibleTo } from '../policy/plan-delegation.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { haveSubTasksEnded, requestParentResumption } from './settle-sub-task.js';
+import { subTaskEventsWaitingOnPeople } from './start-sub-tasks.js';
 import { deliverTurn } from './turn-flow.js';
 import type { TurnScope } from './turn-scope.js';
 import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
@@ -24,6 +25,11 @@ export async function runSubTask(deps: RuntimeDependencies, event: SubTaskStarte
   }
   if (subTask.result !== undefined) {
     if (haveSubTasksEnded(parent)) await requestParentResumption(deps, parent);
+    return;
+  }
+  // Queued twice (its parent's recovery and the journal): a run that left it waiting on a person owns it.
+  if ((await subTaskEventsWaitingOnPeople(deps)).has(event.id)) {
+    deps.logger.info({ eventId: event.id }, 'sub-task already waits on a person; not run again');
     return;
   }
   const scope = scopeOfSubTask(deps, { parent, subTask, event });
