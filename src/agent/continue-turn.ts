@@ -20,6 +20,7 @@ export async function continueTurn(deps: RuntimeDependencies, suspended: Suspend
   const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
   const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
+  const delegation = delegationFor(deps, scope);
   const batch = await executeCalls({
     registry: deps.registry,
     scope,
@@ -29,7 +30,7 @@ export async function continueTurn(deps: RuntimeDependencies, suspended: Suspend
     approvedFirstCall: approvedOnce,
     reviewer: deps.smartApprovals?.reviewCall,
     ...(elicitationAnswer === undefined ? {} : { firstCallElicitationAnswer: elicitationAnswer }),
-    delegation: delegationFor(deps, scope),
+    delegation,
   });
   const replacements = new Map<string, string>();
   for (const [callId, content] of settled) replacements.set(callId, content);
@@ -39,7 +40,7 @@ export async function continueTurn(deps: RuntimeDependencies, suspended: Suspend
 
   await deps.history.update(suspended.sessionKey, (messages) => applyReplacements(messages, replacements, suspended));
 
-  if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId);
+  if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId, delegation.allowance.remaining());
   else await deliverTurn(deps, scope, []);
 
   // Only now is the suspension finished with: the history holds the real results and the turn has answered.

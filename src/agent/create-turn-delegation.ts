@@ -18,11 +18,12 @@ export type TurnDelegation = {
 };
 
 /**
- * The allowance of one run of the loop: the per-turn ceiling (`budgets.perTurn`) and the turn timeout, and for a
- * sub-task its own slice, whichever is smaller. A unit with no ceiling is unbounded.
+ * The allowance of one run of the loop: the per-turn ceiling (`budgets.perTurn`) and the turn timeout, for a
+ * sub-task its own slice, and for a resumed run what its turn had left when it suspended, whichever is smallest.
+ * A unit with no ceiling is unbounded.
  */
 export function createTurnDelegation(input: {
-  readonly scope: Pick<TurnScope, 'subTask'>;
+  readonly scope: Pick<TurnScope, 'subTask' | 'allowanceLeft'>;
   readonly budgets?: Pick<BudgetControl, 'perTurn'>;
   readonly turnTimeoutMs: number;
   readonly limits: DelegationLimits;
@@ -31,11 +32,12 @@ export function createTurnDelegation(input: {
 }): TurnDelegation {
   const now = input.now ?? Date.now;
   const slice = input.scope.subTask?.slice;
+  const left = input.scope.allowanceLeft;
   const perTurn = input.budgets?.perTurn;
   const total: DelegationAmounts = {
-    tokens: Math.min(perTurn?.tokens ?? unbounded, slice?.tokens ?? unbounded),
-    modelCalls: Math.min(perTurn?.modelCalls ?? unbounded, slice?.modelCalls ?? unbounded),
-    seconds: Math.min(Math.ceil(input.turnTimeoutMs / 1000), slice?.seconds ?? unbounded),
+    tokens: Math.min(perTurn?.tokens ?? unbounded, slice?.tokens ?? unbounded, left?.tokens ?? unbounded),
+    modelCalls: Math.min(perTurn?.modelCalls ?? unbounded, slice?.modelCalls ?? unbounded, left?.modelCalls ?? unbounded),
+    seconds: Math.min(Math.ceil(input.turnTimeoutMs / 1000), slice?.seconds ?? unbounded, left?.seconds ?? unbounded),
   };
   const allowance = createDelegationBudget(total);
   let clockFrom = now();

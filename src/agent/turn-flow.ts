@@ -18,6 +18,7 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
 import { createTurnDelegation, type TurnDelegation } from './create-turn-delegation.js';
 import { defaultDelegationLimits } from '../policy/plan-delegation.js';
+import type { DelegationAmounts } from '../policy/delegation-budget.js';
 import { endSubTaskTurn } from './end-sub-task-turn.js';
 import { suspendForSubTasks } from './start-sub-tasks.js';
 
@@ -72,6 +73,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
     const remembered = await recallForTurn(deps, scope, newMessages);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
     let draft = '';
+    const delegation = delegationFor(deps, scope);
     const outcome = await runTurn({
       model: deps.model,
       registry: deps.registry,
@@ -94,7 +96,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
       reviewer: deps.smartApprovals?.reviewCall,
       budget: createTurnBudget(deps.budgets, scope),
-      delegation: delegationFor(deps, scope),
+      delegation,
     });
     // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
     if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
@@ -111,7 +113,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
         return;
       }
       case 'suspended':
-        await suspend(deps, scope, outcome.suspension, suspensionId);
+        await suspend(deps, scope, outcome.suspension, suspensionId, delegation.allowance.remaining());
         return;
       case 'stopped': {
         const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });
@@ -173,9 +175,9 @@ async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope): P
 }
 
 /** Saves the suspended turn and shows the person a card (approval) or a question. */
-export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
+export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string, allowanceLeft: DelegationAmounts): Promise<void> {
   const traceparent = deps.tracer?.traceparent();
-  const base = { ...suspensionBase(scope, suspensionId, deps.now()), ...(traceparent === undefined ? {} : { traceparent }), call: suspension.call, remainingCalls: suspension.remaining };
+  const base = { ...suspensionBase(scope, suspensionId, deps.now()), ...(traceparent === undefined ? {} : { traceparent }), allowanceLeft, call: suspension.call, remainingCalls: suspension.remaining };
   if (suspension.kind === 'question' && suspension.elicitation !== undefined) {
     await suspendForElicitation(deps, scope, base, { ...suspension, elicitation: suspension.elicitation });
     return;

@@ -5,6 +5,7 @@ import type { Target } from '../events/target.js';
 import type { ElicitationAnswer, ElicitationForm } from '../registry/elicitation.js';
 import type { DelegationChain } from '../policy/delegation-chain.js';
 import type { PendingSubTask, SubTaskLink } from './pending-sub-task.js';
+import type { DelegationAmounts } from '../policy/delegation-budget.js';
 
 /** What every suspended turn records: whose turn it is and where it answers. */
 type SuspendedTurnBase = {
@@ -33,6 +34,8 @@ type SuspendedTurnBase = {
   readonly delegationChain?: DelegationChain;
   /** Set in a sub-task's turn: the parent waiting for its result (see TurnScope.subTask). */
   readonly subTask?: SubTaskLink;
+  /** What was left of the turn's delegation allowance (see TurnScope.allowanceLeft). */
+  readonly allowanceLeft?: DelegationAmounts;
   readonly causationId?: string;
   readonly createdAt: string;
   /** The W3C traceparent of the turn's span when tracing is on: its resumption continues that trace. */

@@ -39,6 +39,11 @@ describe('createTurnDelegation', () => {
     expect(child.allowance.total).toEqual(slice);
   });
 
+  it('gives a resumed run no more than its turn had left when it suspended', () => {
+    const resumed = createTurnDelegation({ scope: { allowanceLeft: { tokens: 40, modelCalls: unbounded, seconds: 9 } }, budgets: { perTurn: { tokens: 500 } }, turnTimeoutMs: 120_000, limits: { maxDepth: 2, maxParallel: 3 }, agentId: 'a' });
+    expect(resumed.allowance.total).toEqual({ tokens: 40, modelCalls: unbounded, seconds: 9 });
+  });
+
   it('counts the wall time that passed before a slice is carved', () => {
     let clock = 0;
     const delegation = createTurnDelegation({ scope: {}, turnTimeoutMs: 60_000, limits: { maxDepth: 2, maxParallel: 3 }, agentId: 'a', now: () => clock });
