@@ -89,3 +89,11 @@ describe('subTaskEndOf', () => {
     expect(subTaskEndOf(deps, { channel: 'telegram' }, { status: 'model-failed', failure: { kind: 'timeout', message: 'x', retryable: true, provider: 'primary' }, newMessages: [] }, true)).toEqual({ status: 'failed', text: 'it ran out of time' });
   });
 });
+
+describe('the waiting notice', () => {
+  it('names the chain and the sub-task\'s tools, in English and in Chinese', () => {
+    expect(messagesFor('en').subTaskWaiting(['fix-tests', 'lint'], ['exec'])).toContain('sub-task lint of sub-task fix-tests of your request (it may use: exec)');
+    expect(messagesFor('zh-CN').subTaskWaiting(['fix-tests'], ['read_file', 'exec'])).toContain('子任务 fix-tests（可用的工具：read_file、exec）');
+    expect(messagesFor('en').subTaskWaiting(['quiet'], [])).toContain('it may use: no tools');
+  });
+});
