@@ -103,6 +103,27 @@ describe('the delegate tool: a sub-task with narrowed tools, its card naming the
     expect(scenario.modelRequests()).toHaveLength(3);
   });
 
+  it('nests a sub-task in a sub-task, refuses a third level, and carries each answer up to the person', async () => {
+    scenario = await startTelegramScenario({ allowFrom: '1001', yaml: 'tools:\n  alsoAllow: [delegate]\napprovals:\n  explain: false\n' });
+    scenario.model.enqueue(
+      { toolCalls: [{ name: 'delegate', arguments: { name: 'outer', instructions: 'Plan the trip.', tools: ['delegate'] } }] },
+      { toolCalls: [{ name: 'delegate', arguments: { name: 'inner', instructions: 'Pick a date.', tools: ['delegate'] } }] },
+      { toolCalls: [{ name: 'delegate', arguments: { name: 'deepest', instructions: 'Check the weather.', tools: [] } }] },
+      (body) => ({ text: `inner: ${lastToolResult(body)}` }),
+      (body) => ({ text: `outer: ${lastToolResult(body)}` }),
+      (body) => ({ text: `parent answer: ${lastToolResult(body)}` }),
+    );
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('plan a trip'));
+    const answer = await scenario.waitForBotMessage((message) => message.text.startsWith('parent answer:'), 'the parent answer');
+    expect(answer.text).toContain('Sub-task outer answered');
+    expect(answer.text).toContain('Sub-task inner answered');
+    expect(answer.text).toContain('sub-tasks may only be 2 levels deep');
+    expect(scenario.botMessages().some((message) => message.text.includes('sub-task inner of sub-task outer of your request'))).toBe(true);
+    expect(scenario.botMessages().some((message) => message.text.includes('sub-task deepest'))).toBe(false);
+    expect(scenario.modelRequests()).toHaveLength(6);
+  });
+
   it('refuses, before it starts, a sub-task asking for exec from a parent on the messaging profile, naming the tool', async () => {
     scenario = await startTelegramScenario({ allowFrom: '1001', yaml: 'tools:\n  profile: messaging\n  alsoAllow: [delegate]\napprovals:\n  explain: false\n' });
     scenario.model.enqueue(
