@@ -137,7 +137,8 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
     if (outcome.result.ok && awaitAnswer) {
       return { results, suspension: { kind: 'question', call, remaining, question: awaitAnswer.question, options: awaitAnswer.options } };
     }
-    const subTaskRequest = outcome.result.ok ? readSubTaskRequest(outcome.result.metadata) : undefined;
+    // Only the delegate tool starts sub-tasks: metadata of any other tool's result is never read as a request.
+    const subTaskRequest = outcome.result.ok && outcome.toolName === delegateToolName ? readSubTaskRequest(outcome.result.metadata) : undefined;
     if (subTaskRequest) {
       const pending = Math.min(remaining.filter((next) => input.registry.find(next.name)?.name === delegateToolName).length + 1, (input.delegation?.limits.maxParallel ?? 1) - subTasks.length);
       const plan = planSubTask({ scope: input.scope, delegation: input.delegation, call, request: subTaskRequest, running: subTasks.length, pending });
