@@ -40,7 +40,7 @@ export async function continueTurn(deps: RuntimeDependencies, suspended: Suspend
 
   await deps.history.update(suspended.sessionKey, (messages) => applyReplacements(messages, replacements, suspended));
 
-  if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId, delegation.allowance.remaining());
+  if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId, delegation.left());
   else await deliverTurn(deps, scope, []);
 
   // Only now is the suspension finished with: the history holds the real results and the turn has answered.

@@ -3,6 +3,7 @@ import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { ModelRequest, ModelUsage, UsageHold } from '../model/model-port.js';
 import { attributionOf } from './attribution-of.js';
 import type { TurnScope } from './turn-scope.js';
+import { subTaskCeiling } from './create-turn-delegation.js';
 
 /** Before a model call: stop, or go on with what was reserved against the budgets (the meter settles it). */
 export type BeforeModelCall = { readonly stop: TurnStop } | { readonly stop?: undefined; readonly hold?: UsageHold };
@@ -22,7 +23,7 @@ export function createTurnBudget(control: BudgetControl | undefined, scope: Turn
   const enforced = control?.enforced === true;
   if (!enforced && scope.subTask === undefined) return undefined;
   const subject = attributionOf(scope);
-  const ceiling = ceilingOf(enforced ? control?.perTurn : undefined, scope.subTask?.slice);
+  const ceiling = ceilingOf(enforced ? control?.perTurn : undefined, subTaskCeiling(scope));
   let calls = 0;
   let tokens = 0;
   return {

@@ -15,7 +15,24 @@ export type TurnDelegation = {
   readonly agentId: string;
   /** Counts the wall time that passed since the last call as spent (before a slice is carved). */
   catchUpClock(): void;
+  /** What is left now, the wall time counted: stored with the turn when it suspends (TurnScope.allowanceLeft). */
+  left(): DelegationAmounts;
 };
+
+/**
+ * A sub-task's own ceiling in this run: its slice, or what its turn had left when it suspended if that is less
+ * (a sub-task resumed after its card does not get its whole slice again). Undefined for a turn that is no sub-task. Pure.
+ */
+export function subTaskCeiling(scope: Pick<TurnScope, 'subTask' | 'allowanceLeft'>): DelegationAmounts | undefined {
+  const slice = scope.subTask?.slice;
+  if (slice === undefined) return undefined;
+  const left = scope.allowanceLeft;
+  return {
+    tokens: Math.min(slice.tokens, left?.tokens ?? unbounded),
+    modelCalls: Math.min(slice.modelCalls, left?.modelCalls ?? unbounded),
+    seconds: Math.min(slice.seconds, left?.seconds ?? unbounded),
+  };
+}
 
 /**
  * The allowance of one run of the loop: the per-turn ceiling (`budgets.perTurn`) and the turn timeout, for a
@@ -41,10 +58,14 @@ export function createTurnDelegation(input: {
   };
   const allowance = createDelegationBudget(total);
   let clockFrom = now();
-  return {
+  const delegation: TurnDelegation = {
     allowance,
     limits: input.limits,
     agentId: input.agentId,
+    left() {
+      delegation.catchUpClock();
+      return allowance.remaining();
+    },
     catchUpClock() {
       const seconds = Math.floor((now() - clockFrom) / 1000);
       if (seconds <= 0) return;
@@ -52,4 +73,5 @@ export function createTurnDelegation(input: {
       allowance.spend({ tokens: 0, modelCalls: 0, seconds: Math.min(seconds, allowance.remaining().seconds) });
     },
   };
+  return delegation;
 }

@@ -5,6 +5,7 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnOutcome } from './run-turn.js';
 import { type SubTaskEnd, settleSubTask } from './settle-sub-task.js';
 import type { TurnScope } from './turn-scope.js';
+import type { DelegationAmounts } from '../policy/delegation-budget.js';
 
 /** What a sub-task's turn that ended (not suspended) hands its parent: its answer, or why it stopped. Pure but for the wording. */
 export function subTaskEndOf(deps: Pick<RuntimeDependencies, 'messagesFor' | 'budgets' | 'timezone'>, scope: Pick<TurnScope, 'channel'>, outcome: Exclude<TurnOutcome, { status: 'suspended' }>, timedOut: boolean): SubTaskEnd {
@@ -21,15 +22,15 @@ export function subTaskEndOf(deps: Pick<RuntimeDependencies, 'messagesFor' | 'bu
 }
 
 /** Ends a sub-task's turn: its result goes to the waiting parent (which resumes once all its sub-tasks ended). */
-export async function endSubTaskTurn(deps: RuntimeDependencies, scope: TurnScope & { readonly subTask: SubTaskLink }, outcome: Exclude<TurnOutcome, { status: 'suspended' }>, timedOut: boolean): Promise<void> {
-  const end = subTaskEndOf(deps, scope, outcome, timedOut);
-  await settleSubTask(deps, scope.subTask, end);
+export async function endSubTaskTurn(deps: RuntimeDependencies, scope: TurnScope & { readonly subTask: SubTaskLink }, outcome: Exclude<TurnOutcome, { status: 'suspended' }>, ending: { readonly timedOut: boolean; readonly left: DelegationAmounts }): Promise<void> {
+  const end = subTaskEndOf(deps, scope, outcome, ending.timedOut);
+  await settleSubTask(deps, scope.subTask, { ...end, left: ending.left });
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: end.status === 'completed' ? 'completed' : 'failed', text: end.text });
 }
 
 /** Cancels a sub-task whose card a person denied: it does not go on, and its parent reads why (the refusal). */
-export async function stopSubTask(deps: RuntimeDependencies, suspended: { readonly subTask: SubTaskLink; readonly sessionKey: string; readonly causationId?: string; readonly id: string; readonly call: { readonly name: string } }, refusal: string): Promise<void> {
+export async function stopSubTask(deps: RuntimeDependencies, suspended: { readonly subTask: SubTaskLink; readonly sessionKey: string; readonly causationId?: string; readonly id: string; readonly call: { readonly name: string }; readonly allowanceLeft?: DelegationAmounts }, refusal: string): Promise<void> {
   const text = `it was stopped when its ${suspended.call.name} call was refused. ${refusal}`;
-  await settleSubTask(deps, suspended.subTask, { status: 'failed', text });
+  await settleSubTask(deps, suspended.subTask, { status: 'failed', text, ...(suspended.allowanceLeft === undefined ? {} : { left: suspended.allowanceLeft }) });
   deps.turnFinished({ causationId: suspended.causationId ?? suspended.id, sessionKey: suspended.sessionKey, status: 'refused', text });
 }

@@ -3,7 +3,7 @@ import { continueTurn } from './continue-turn.js';
 import { countResumptionStart } from './count-resumption-start.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { scopeOfSuspendedTurn } from './scope-of-suspended-turn.js';
-import { haveSubTasksEnded, subTaskResultText } from './settle-sub-task.js';
+import { allowanceAfterSubTasks, haveSubTasksEnded, subTaskResultText } from './settle-sub-task.js';
 import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 
 /**
@@ -19,7 +19,8 @@ export async function resumeAfterSubTasks(deps: RuntimeDependencies, suspended: 
   }
   if ((await countResumptionStart(deps, suspended, undefined)) !== 'run') return;
   const settled = new Map(suspended.subTasks.map((subTask) => [subTask.callId, subTaskResultText(subTask)] as const));
-  const scope = scopeOfSuspendedTurn(deps, suspended);
+  const allowanceLeft = allowanceAfterSubTasks(suspended);
+  const scope = { ...scopeOfSuspendedTurn(deps, suspended), ...(allowanceLeft === undefined ? {} : { allowanceLeft }) };
   const continuation = { approvedOnce: undefined, settled };
   if (deps.tracer === undefined) return continueTurn(deps, suspended, scope, continuation);
   await deps.tracer.inSpan({ name: turnSpanName(deps.botName), attributes: { ...turnSpanAttributes(deps.botName, scope), 'echo.suspension.id': suspended.id }, parent: suspended.traceparent }, (span) =>

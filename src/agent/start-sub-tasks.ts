@@ -28,7 +28,7 @@ export async function suspendForSubTasks(deps: RuntimeDependencies, scope: TurnS
     await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'message', causationId: scope.causationId });
     const event = subTaskEvent(record, subTask, deps.now());
     const published = await publish(event);
-    if (!published.accepted) await settleSubTask(deps, { parentSuspensionId: record.id, subTaskId: subTask.id }, { status: 'failed', text: `it could not be started (${published.reason})` });
+    if (!published.accepted) await settleSubTask(deps, { parentSuspensionId: record.id, subTaskId: subTask.id }, { status: 'failed', text: `it could not be started (${published.reason})`, left: subTask.slice });
   }
   const names = suspension.subTasks.map((subTask) => subTask.name).join(', ');
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: `Waiting for sub-task(s) ${names}` });

@@ -16,7 +16,7 @@ import { runTurn } from './run-turn.js';
 import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
-import { createTurnDelegation, type TurnDelegation } from './create-turn-delegation.js';
+import { createTurnDelegation, subTaskCeiling, type TurnDelegation } from './create-turn-delegation.js';
 import { defaultDelegationLimits } from '../policy/plan-delegation.js';
 import type { DelegationAmounts } from '../policy/delegation-budget.js';
 import { endSubTaskTurn } from './end-sub-task-turn.js';
@@ -67,7 +67,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
   // A turn that runs too long (a slow model, many tool calls) gives its session lane back.
   const deadline = new AbortController();
   // A sub-task stops at its slice's seconds too.
-  const deadlineTimer = setTimeout(() => deadline.abort(), Math.min(deps.turnTimeoutMs, (scope.subTask?.slice.seconds ?? Number.POSITIVE_INFINITY) * 1000));
+  const deadlineTimer = setTimeout(() => deadline.abort(), Math.min(deps.turnTimeoutMs, (subTaskCeiling(scope)?.seconds ?? Number.POSITIVE_INFINITY) * 1000));
   try {
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
     const remembered = await recallForTurn(deps, scope, newMessages);
@@ -101,7 +101,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
     // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
     if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
     // A sub-task answers its parent, never the chat (its cards still go to the chat's approvers).
-    if (scope.subTask !== undefined && outcome.status !== 'suspended') return await endSubTaskTurn(deps, { ...scope, subTask: scope.subTask }, outcome, deadline.signal.aborted);
+    if (scope.subTask !== undefined && outcome.status !== 'suspended') return await endSubTaskTurn(deps, { ...scope, subTask: scope.subTask }, outcome, { timedOut: deadline.signal.aborted, left: delegation.left() });
     switch (outcome.status) {
       case 'completed': {
         const answer = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
@@ -113,7 +113,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
         return;
       }
       case 'suspended':
-        await suspend(deps, scope, outcome.suspension, suspensionId, delegation.allowance.remaining());
+        await suspend(deps, scope, outcome.suspension, suspensionId, delegation.left());
         return;
       case 'stopped': {
         const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });

@@ -22,6 +22,8 @@ export type PendingSubTask = {
   readonly result?: string;
   /** How it ended, set with `result`. */
   readonly status?: 'completed' | 'failed';
+  /** What it had left of its slice when it ended, set with `result`: given back to the parent when it resumes. */
+  readonly unused?: DelegationAmounts;
 };
 
 /** The link a sub-task's turn keeps to the parent waiting for it (see TurnScope.subTask). */

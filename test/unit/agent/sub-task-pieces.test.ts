@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createTurnBudget } from '../../../src/agent/create-turn-budget.js';
-import { createTurnDelegation, unbounded } from '../../../src/agent/create-turn-delegation.js';
+import { createTurnDelegation, subTaskCeiling, unbounded } from '../../../src/agent/create-turn-delegation.js';
 import { subTaskEndOf } from '../../../src/agent/end-sub-task-turn.js';
-import { haveSubTasksEnded, settleSubTask, subTaskResultText } from '../../../src/agent/settle-sub-task.js';
+import { allowanceAfterSubTasks, haveSubTasksEnded, settleSubTask, subTaskResultText } from '../../../src/agent/settle-sub-task.js';
 import type { PendingSubTask } from '../../../src/approvals/pending-sub-task.js';
 import type { SuspendedDelegation, SuspendedTurn } from '../../../src/approvals/suspended-turn.js';
 import { messagesFor } from '../../../src/i18n/messages.js';
@@ -63,6 +63,14 @@ describe('createTurnBudget for a sub-task', () => {
     expect(await budget?.beforeModelCall(request, 'm')).toEqual({ stop: { kind: 'per-turn', measure: 'modelCalls', limit: 2 } });
     expect(createTurnBudget(undefined, scopeFor([]))).toBeUndefined();
   });
+
+  it('gives a sub-task resumed after its card only what its slice had left, not the whole slice again', async () => {
+    const scope = scopeFor([], { subTask: { parentSuspensionId: 'p', subTaskId: 's', slice }, allowanceLeft: { tokens: 100, modelCalls: 1, seconds: 5 } });
+    expect(subTaskCeiling(scope)).toEqual({ tokens: 100, modelCalls: 1, seconds: 5 });
+    const budget = createTurnBudget(undefined, scope);
+    budget?.afterModelCall(undefined);
+    expect(await budget?.beforeModelCall({ messages: [], tools: [] }, 'm')).toEqual({ stop: { kind: 'per-turn', measure: 'modelCalls', limit: 1 } });
+  });
 });
 
 describe('settleSubTask', () => {
@@ -95,5 +103,17 @@ describe('the waiting notice', () => {
     expect(messagesFor('en').subTaskWaiting(['fix-tests', 'lint'], ['exec'])).toContain('sub-task lint of sub-task fix-tests of your request (it may use: exec)');
     expect(messagesFor('zh-CN').subTaskWaiting(['fix-tests'], ['read_file', 'exec'])).toContain('子任务 fix-tests（可用的工具：read_file、exec）');
     expect(messagesFor('en').subTaskWaiting(['quiet'], [])).toContain('it may use: no tools');
+  });
+});
+
+describe('allowanceAfterSubTasks', () => {
+  it('gives a resuming parent what it had left plus what its sub-tasks did not use, never more than their slices', () => {
+    const parent = {
+      ...parentWith([subTask('a', { unused: { tokens: 60, modelCalls: 1, seconds: 10 } }), subTask('b', { unused: { tokens: 500, modelCalls: 9, seconds: 99 } }), subTask('c')]),
+      allowanceLeft: { tokens: 5, modelCalls: 0, seconds: 1 },
+    };
+    // b claims more than its slice (100, 2, 30): only its slice comes back; c gave nothing back.
+    expect(allowanceAfterSubTasks(parent)).toEqual({ tokens: 165, modelCalls: 3, seconds: 41 });
+    expect(allowanceAfterSubTasks(parentWith([subTask('a')]))).toBeUndefined();
   });
 });
