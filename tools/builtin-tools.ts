@@ -1,6 +1,7 @@
 import type { ToolDefinition } from '../src/registry/define-tool.js';
 import { askUserTool } from './ask-user-tool.js';
 import { cancelTaskTool } from './cancel-task-tool.js';
+import { delegateTool } from './delegate-tool.js';
 import { editFileTool } from './edit-file-tool.js';
 import { execTool } from './exec-tool.js';
 import { listDirTool } from './list-dir-tool.js';
@@ -32,4 +33,5 @@ export const builtinTools: readonly ToolDefinition[] = [
   writeFileTool,
   editFileTool,
   execTool,
+  delegateTool,
 ];

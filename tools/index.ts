@@ -1,6 +1,7 @@
 export * from './ask-user-tool.js';
 export * from './builtin-tools.js';
 export * from './cancel-task-tool.js';
+export * from './delegate-tool.js';
 export * from './catastrophic-commands.js';
 export * from './edit-file-tool.js';
 export * from './exec-tool.js';

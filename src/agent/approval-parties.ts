@@ -22,6 +22,7 @@ export function suspensionBase(scope: TurnScope, id: string, createdAt: Date) {
     ...(scope.replyPrefix === undefined ? {} : { replyPrefix: scope.replyPrefix }),
     ...(scope.allowedTools === undefined ? {} : { allowedTools: scope.allowedTools }),
     ...(scope.delegationChain === undefined ? {} : { delegationChain: scope.delegationChain }),
+    ...(scope.subTask === undefined ? {} : { subTask: scope.subTask }),
     causationId: scope.causationId,
     createdAt: createdAt.toISOString(),
   };

@@ -16,6 +16,7 @@ import { recoverSuspendedRun } from './recover-suspended-run.js';
 import { resumeSettledTurns, resumeTurn } from './resume-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { runAndDeliver } from './turn-flow.js';
+import { runSubTask } from './run-sub-task.js';
 import type { TurnScope } from './turn-scope.js';
 
 const approvalChoices: readonly string[] = ['once', 'session', 'always', 'deny'];
@@ -185,6 +186,8 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
           return onHook(event);
         case 'turn-resumed':
           return resumeTurn(deps, event);
+        case 'sub-task-started':
+          return runSubTask(deps, event);
         default:
           return assertNever(event, 'inbound event');
       }

@@ -1,3 +1,4 @@
+import { EchoError } from '../errors/echo-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ToolDefinition } from '../registry/define-tool.js';
 import { canonicalJson } from '../registry/canonical-json.js';
@@ -6,6 +7,9 @@ import type { ChatMessage, ToolCall } from '../model/chat-message.js';
 import type { TurnScope } from './turn-scope.js';
 import type { CallReviewer } from '../reviewer/create-call-reviewer.js';
 import type { ElicitationAnswer, ElicitationForm } from '../registry/elicitation.js';
+import type { PendingSubTask } from '../approvals/pending-sub-task.js';
+import type { TurnDelegation } from './create-turn-delegation.js';
+import { delegateToolName, planSubTask, readSubTaskRequest } from './plan-sub-task.js';
 
 /** A call that stopped the batch: it waits for a person's approval or answer. */
 export type CallSuspension =
@@ -28,6 +32,15 @@ export type CallSuspension =
       readonly options: readonly string[];
       /** An MCP server asked the person for input during the call: the request, and the call's approved hash. */
       readonly elicitation?: { readonly form: ElicitationForm; readonly argumentsHash: string };
+    }
+  | {
+      /** `delegate` calls granted their sub-tasks: the turn waits until every one of them ended. */
+      readonly kind: 'delegation';
+      /** The first `delegate` call. */
+      readonly call: ToolCall;
+      readonly remaining: readonly ToolCall[];
+      /** One per granted `delegate` call, in call order. */
+      readonly subTasks: readonly PendingSubTask[];
     };
 
 /** Tool results of the calls that ran, and the suspension that stopped the batch, if any. */
@@ -55,12 +68,18 @@ export type ExecuteCallsInput = {
   readonly reviewer?: CallReviewer;
   /** The person's answer to the MCP server that asked during the first call of this batch (a resumed elicitation). */
   readonly firstCallElicitationAnswer?: ElicitationAnswer;
+  /** What this run may hand to sub-tasks (`delegate`); absent: every sub-task is refused. */
+  readonly delegation?: TurnDelegation;
 };
 
 /** Runs a batch of tool calls in order through the registry, stopping at the first that must wait for a person. */
 export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchOutcome> {
   const results: Extract<ChatMessage, { role: 'tool' }>[] = [];
+  const subTasks: PendingSubTask[] = [];
+  const waitForSubTasks = (remaining: readonly ToolCall[]): CallBatchOutcome => ({ results, suspension: { kind: 'delegation', call: callOf(input.calls, subTasks), remaining, subTasks } });
   for (const [index, call] of input.calls.entries()) {
+    // Sub-tasks run side by side with the delegate calls next to them; any other call waits for their results.
+    if (subTasks.length > 0 && input.registry.find(call.name)?.name !== delegateToolName) return waitForSubTasks(input.calls.slice(index));
     // Keyed by the resolved tool, so switching between an alias and its tool (bash, exec) does not dodge the guard.
     const repeatKey = `${input.registry.find(call.name)?.name ?? call.name}\u0000${normalizeArguments(call.argumentsText)}`;
     const seen = (input.repeats.get(repeatKey) ?? 0) + 1;
@@ -118,10 +137,26 @@ export async function executeCalls(input: ExecuteCallsInput): Promise<CallBatchO
     if (outcome.result.ok && awaitAnswer) {
       return { results, suspension: { kind: 'question', call, remaining, question: awaitAnswer.question, options: awaitAnswer.options } };
     }
+    // Only the delegate tool starts sub-tasks: metadata of any other tool's result is never read as a request.
+    const subTaskRequest = outcome.result.ok && outcome.toolName === delegateToolName ? readSubTaskRequest(outcome.result.metadata) : undefined;
+    if (subTaskRequest) {
+      const pending = Math.min(remaining.filter((next) => input.registry.find(next.name)?.name === delegateToolName).length + 1, (input.delegation?.limits.maxParallel ?? 1) - subTasks.length);
+      const plan = planSubTask({ scope: input.scope, delegation: input.delegation, call, request: subTaskRequest, running: subTasks.length, pending });
+      if (plan.kind === 'granted') subTasks.push(plan.subTask);
+      else results.push({ role: 'tool', toolCallId: call.id, toolName: outcome.toolName, content: `Error (refused): ${plan.text}` });
+      continue;
+    }
     input.logger.debug({ traceId: input.scope.traceId, tool: outcome.toolName, ok: outcome.result.ok, errorKind: outcome.result.errorKind }, 'tool call finished');
     results.push({ role: 'tool', toolCallId: call.id, toolName: outcome.toolName, content: outcome.result.ok ? outcome.result.output : `Error (${outcome.result.errorKind}): ${outcome.result.output}` });
   }
-  return { results };
+  return subTasks.length > 0 ? waitForSubTasks([]) : { results };
+}
+
+/** The `delegate` call of the first granted sub-task. */
+function callOf(calls: readonly ToolCall[], subTasks: readonly PendingSubTask[]): ToolCall {
+  const first = calls.find((call) => call.id === subTasks[0]?.callId);
+  if (first === undefined) throw new EchoError('sub-task-call-missing', 'a granted sub-task names no call of its batch');
+  return first;
 }
 
 /** What the model reads when the approval reviewer refused a call. */

@@ -25,6 +25,8 @@ function previewOf(event: InboundEvent): string {
       return `hook ${event.hookName} delivery ${event.deliveryId}`;
     case 'turn-resumed':
       return `resumption ${event.suspensionId}`;
+    case 'sub-task-started':
+      return `sub-task ${event.subTaskId}`;
   }
 }
 

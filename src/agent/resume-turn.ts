@@ -1,17 +1,17 @@
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { SuspendedCall, SuspendedForBudget } from '../approvals/suspended-turn.js';
 import { formatReset, wordsOf } from '../budgets/describe-budget.js';
-import { createShortId } from '../events/create-id.js';
 import type { TurnResumed } from '../events/inbound-event.js';
-import type { ChatMessage } from '../model/chat-message.js';
+import { continueTurn } from './continue-turn.js';
 import { countResumptionStart } from './count-resumption-start.js';
-import { executeCalls } from './execute-calls.js';
+import { resumeAfterSubTasks } from './resume-after-sub-tasks.js';
+import { haveSubTasksEnded } from './settle-sub-task.js';
+import { stopSubTask } from './end-sub-task-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
-import { deliverTurn, placeholdersFor, suspend } from './turn-flow.js';
+import { deliverTurn } from './turn-flow.js';
 import { scopeOfSuspendedTurn } from './scope-of-suspended-turn.js';
 import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { SpanAttributes } from '../telemetry/turn-tracer.js';
-import type { TurnScope } from './turn-scope.js';
 
 /**
  * Continues a suspended turn from the store (also in a new process after a restart): runs or refuses
@@ -45,6 +45,10 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
     await resumeHeldTurn(deps, suspended);
     return;
   }
+  if (suspended.kind === 'delegation') {
+    await resumeAfterSubTasks(deps, suspended);
+    return;
+  }
   let firstResult: string | undefined;
   let approvedOnce: string | undefined;
   let approvalRecord: PendingApproval | undefined;
@@ -59,6 +63,13 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
       return;
     }
     if (start === 'parked') return;
+    // A person's "deny" on a sub-task's card cancels the sub-task: its parent gets the failure and answers.
+    if (approval?.status === 'denied' && suspended.subTask !== undefined) {
+      await stopSubTask(deps, { ...suspended, subTask: suspended.subTask }, refusalText(approval));
+      await deps.approvals.finishResumption(suspended.id, deps.instanceId);
+      await deps.suspensions.delete(suspended.id);
+      return;
+    }
     if (approval?.status === 'approved') approvedOnce = approval.argumentsHash;
     else firstResult = refusalText(approval);
   } else {
@@ -71,7 +82,7 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   }
 
   const scope = scopeOfSuspendedTurn(deps, suspended);
-  const continuation = { approvedOnce, firstResult };
+  const continuation = { approvedOnce, settled: new Map(firstResult === undefined ? [] : [[suspended.call.id, firstResult]]) };
   if (deps.tracer === undefined) {
     await continueTurn(deps, suspended, scope, continuation);
     return;
@@ -85,38 +96,6 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
   );
 }
 
-/** Runs the waiting call (or its refusal) and the calls behind it, puts the results in the history, and lets the turn finish. */
-async function continueTurn(deps: RuntimeDependencies, suspended: SuspendedCall, scope: TurnScope, continuation: { readonly approvedOnce: string | undefined; readonly firstResult: string | undefined }): Promise<void> {
-  const { approvedOnce, firstResult } = continuation;
-  const calls = approvedOnce === undefined ? suspended.remainingCalls : [suspended.call, ...suspended.remainingCalls];
-  const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
-  // "Once" covers exactly the call shown on the card: an identical call after it asks again.
-  const batch = await executeCalls({
-    registry: deps.registry,
-    scope,
-    calls,
-    repeats: new Map(),
-    logger: deps.logger,
-    approvedFirstCall: approvedOnce,
-    reviewer: deps.smartApprovals?.reviewCall,
-    ...(elicitationAnswer === undefined ? {} : { firstCallElicitationAnswer: elicitationAnswer }),
-  });
-  const replacements = new Map<string, string>();
-  if (firstResult !== undefined) replacements.set(suspended.call.id, firstResult);
-  for (const result of batch.results) replacements.set(result.toolCallId, result.content);
-  const nextId = createShortId();
-  if (batch.suspension) for (const placeholder of placeholdersFor(nextId, batch.suspension)) replacements.set(placeholder.toolCallId, placeholder.content);
-
-  await deps.history.update(suspended.sessionKey, (messages) => applyReplacements(messages, replacements, suspended));
-
-  if (batch.suspension) await suspend(deps, scope, batch.suspension, nextId);
-  else await deliverTurn(deps, scope, []);
-
-  // Only now is the suspension finished with: the history holds the real results and the turn has answered.
-  if (suspended.kind === 'approval') await deps.approvals.finishResumption(suspended.id, deps.instanceId);
-  await deps.suspensions.delete(suspended.id);
-}
-
 /** Queues every settled suspension whose turn has not finished: after a restart, a refused publish or a failed resumption. */
 export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<number> {
   let queued = 0;
@@ -125,6 +104,8 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
     // Parked after repeated interruptions: it waits for an operator's retry, never for a sweep.
     if (suspended.parkedAt !== undefined) continue;
     if (suspended.kind === 'question' && suspended.answer === undefined) continue;
+    // A turn waiting for its sub-tasks resumes when the last one ended (settleSubTask queues it).
+    if (suspended.kind === 'delegation' && !haveSubTasksEnded(suspended)) continue;
     if (suspended.kind !== 'question') {
       const approval = await deps.approvals.get(id);
       if (approval?.status === 'pending') continue;
@@ -169,25 +150,6 @@ async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudge
   }
   if (approval) await deps.approvals.finishResumption(approval.id, deps.instanceId);
   await deps.suspensions.delete(held.id);
-}
-
-/** Puts real results where placeholders stood; when the chat moved on since, also notes the outcome at the end. */
-function applyReplacements(messages: readonly ChatMessage[], replacements: ReadonlyMap<string, string>, suspended: SuspendedCall): readonly ChatMessage[] {
-  let lastReplaced = -1;
-  let changed = false;
-  const updated = messages.map((message, index) => {
-    if (message.role !== 'tool') return message;
-    const content = replacements.get(message.toolCallId);
-    if (content === undefined) return message;
-    lastReplaced = index;
-    if (content === message.content) return message;
-    changed = true;
-    return { ...message, content };
-  });
-  // Nothing new (a resumption run again after a crash): the note, if any, is there already.
-  if (!changed || lastReplaced === -1 || lastReplaced === updated.length - 1) return updated;
-  const summary = [...replacements.entries()].map(([id, content]) => `- ${id}: ${content}`).join('\n');
-  return [...updated, { role: 'user', content: `[Update from the system, not typed by the user] The ${suspended.kind} ${suspended.id} was settled; results of the calls that waited:\n${summary}` }];
 }
 
 function refusalText(approval: PendingApproval | undefined): string {

@@ -3,12 +3,13 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { ChatMessage } from '../model/chat-message.js';
 import { type CallSuspension, executeCalls } from './execute-calls.js';
-import type { ModelFailure, ModelPort } from '../model/model-port.js';
+import type { ModelFailure, ModelPort, ModelUsage } from '../model/model-port.js';
 import type { TurnScope } from './turn-scope.js';
 import type { CallReviewer } from '../reviewer/create-call-reviewer.js';
 import { attributionOf } from './attribution-of.js';
 import type { TurnBudget } from './create-turn-budget.js';
 import type { TurnStop } from '../budgets/budget-check.js';
+import type { TurnDelegation } from './create-turn-delegation.js';
 
 /** How a turn ended: an answer, a wait for a person, or a model that could not be reached. */
 export type TurnOutcome =
@@ -38,6 +39,8 @@ export type RunTurnInput = {
   readonly reviewer?: CallReviewer;
   /** Asked before every model call (budgets, the per-turn ceiling); absent when none is configured. */
   readonly budget?: TurnBudget;
+  /** What this run may hand to sub-tasks (`delegate`): its own model calls are counted in its allowance. */
+  readonly delegation?: TurnDelegation;
 };
 
 const forcedFinalNote = 'You have reached the limit of tool calls for this turn. Answer the user now with what you have, without calling tools.';
@@ -63,11 +66,12 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
       return { status: 'model-failed', failure: result.failure, newMessages: added };
     }
     input.budget?.afterModelCall(result.answer.usage);
+    spendOwn(input.delegation, result.answer.usage);
     const { text, toolCalls } = result.answer;
     added.push(toolCalls.length > 0 ? { role: 'assistant', content: text, toolCalls } : { role: 'assistant', content: text });
     if (toolCalls.length === 0) return { status: 'completed', text, newMessages: added };
 
-    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger, signal: input.signal, reviewer: input.reviewer });
+    const batch = await executeCalls({ registry: input.registry, scope: input.scope, calls: toolCalls, repeats, logger: input.logger, signal: input.signal, reviewer: input.reviewer, delegation: input.delegation });
     added.push(...batch.results);
     if (batch.suspension) {
       added.push(...input.placeholders(batch.suspension));
@@ -86,4 +90,12 @@ export async function runTurn(input: RunTurnInput): Promise<TurnOutcome> {
   }
   added.push({ role: 'assistant', content: final.answer.text });
   return { status: 'completed', text: final.answer.text, newMessages: added };
+}
+
+/** Counts a model call of the turn itself in its allowance, capped at what is left (the ceiling itself is the budget's). */
+function spendOwn(delegation: TurnDelegation | undefined, usage: ModelUsage | undefined): void {
+  if (delegation === undefined) return;
+  const left = delegation.allowance.remaining();
+  const tokens = (usage?.inputTokens ?? 0) + (usage?.cachedInputTokens ?? 0) + (usage?.outputTokens ?? 0);
+  delegation.allowance.spend({ tokens: Math.min(tokens, left.tokens), modelCalls: Math.min(1, left.modelCalls), seconds: 0 });
 }

@@ -23,6 +23,9 @@ import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
 import type { TurnTracer } from '../telemetry/turn-tracer.js';
+import type { DelegationLimits } from '../policy/plan-delegation.js';
+import type { SubTaskStarted } from '../events/inbound-event.js';
+import type { EmitResult } from '../events/channel.js';
 
 /** Settings of every turn, read from config. */
 export type TurnSettings = {
@@ -40,6 +43,8 @@ export type TurnSettings = {
   readonly parkAfterInterruptions?: number;
   /** Channels whose cards and questions are answered with numbered replies (no buttons). */
   readonly numberedChannels?: ReadonlySet<string>;
+  /** Depth and fan-out of sub-tasks (`agent.delegation`); absent: the defaults (2 deep, 3 side by side). */
+  readonly delegation?: DelegationLimits;
 };
 
 /** What a turn needs of memory (`memory.enabled`): fact extraction, compaction, recall, and the facts for `/memory` and `/forget`. */
@@ -75,6 +80,8 @@ export type TurnDelivery = {
   readonly bus: MessageBus;
   /** Queues resumptions of suspended turns, once per suspension at a time. */
   readonly resumeRequests: ResumeRequests;
+  /** Journals and queues a sub-task's turn (the durable intake); absent: published on the bus, not journaled. */
+  readonly startSubTask?: (event: SubTaskStarted) => Promise<EmitResult>;
   /** This process's id, for claims on shared records (approval resumptions). */
   readonly instanceId: string;
   readonly logger: Logger;

@@ -25,6 +25,8 @@ export function scopeOfSuspendedTurn(deps: Pick<RuntimeDependencies, 'visibleToo
     visibleTools: toolsVisibleTo({ visibleTools: deps.visibleToolsFor(suspended.toolScope ?? suspended.target.channel), allowedTools: suspended.allowedTools }),
     ...(suspended.allowedTools === undefined ? {} : { allowedTools: suspended.allowedTools }),
     ...(suspended.delegationChain === undefined ? {} : { delegationChain: suspended.delegationChain }),
+    ...(suspended.subTask === undefined ? {} : { subTask: suspended.subTask }),
+    ...(suspended.allowanceLeft === undefined ? {} : { allowanceLeft: suspended.allowanceLeft }),
     // The same key on every run of this resumption, so a re-run after a crash finds the calls that ran.
     runKey: `resume:${suspended.id}`,
     callCounter: { next: 0 },

@@ -16,6 +16,11 @@ import { runTurn } from './run-turn.js';
 import { reportingTo, turnSpanAttributes, turnSpanName } from './turn-span-attributes.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import type { TurnScope } from './turn-scope.js';
+import { createTurnDelegation, subTaskCeiling, type TurnDelegation } from './create-turn-delegation.js';
+import { defaultDelegationLimits } from '../policy/plan-delegation.js';
+import type { DelegationAmounts } from '../policy/delegation-budget.js';
+import { endSubTaskTurn } from './end-sub-task-turn.js';
+import { suspendForSubTasks } from './start-sub-tasks.js';
 
 const typingEveryMs = 4000;
 /** A turn that answers within this shows no typing indicator: it would only flash before the answer. */
@@ -23,6 +28,11 @@ const typingAfterMs = 500;
 
 /** Placeholder tool results for a call that waits and the calls queued behind it. */
 export function placeholdersFor(suspensionId: string, suspension: CallSuspension): Extract<ChatMessage, { role: 'tool' }>[] {
+  if (suspension.kind === 'delegation') {
+    const waiting = suspension.subTasks.map((subTask) => ({ role: 'tool' as const, toolCallId: subTask.callId, toolName: suspension.call.name, content: `Waiting for sub-task ${subTask.name} (${suspensionId}); it has not answered yet.` }));
+    const queued = suspension.remaining.map((call) => ({ role: 'tool' as const, toolCallId: call.id, toolName: call.name, content: `Not run yet: queued behind the sub-tasks of ${suspensionId}.` }));
+    return [...waiting, ...queued];
+  }
   return [suspension.call, ...suspension.remaining].map((call, index) => ({
     role: 'tool' as const,
     toolCallId: call.id,
@@ -45,7 +55,7 @@ export async function runAndDeliver(deps: RuntimeDependencies, scope: TurnScope,
 export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], history?: Promise<readonly ChatMessage[]>): Promise<void> {
   const messages = deps.messagesFor(scope.channel);
   // A new attended turn past a budget's soft limit waits for the card; a used-up budget stops it inside the loop, before the model.
-  if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended) {
+  if (deps.budgets?.enforced && newMessages.length > 0 && !scope.unattended && scope.subTask === undefined) {
     const check = await deps.budgets.check(attributionOf(scope), { attended: true });
     if (check.kind === 'soft') {
       await holdForBudget(deps, scope, newMessages, check.status);
@@ -56,12 +66,14 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
   const suspensionId = createShortId();
   // A turn that runs too long (a slow model, many tool calls) gives its session lane back.
   const deadline = new AbortController();
-  const deadlineTimer = setTimeout(() => deadline.abort(), deps.turnTimeoutMs);
+  // A sub-task stops at its slice's seconds too.
+  const deadlineTimer = setTimeout(() => deadline.abort(), Math.min(deps.turnTimeoutMs, (subTaskCeiling(scope)?.seconds ?? Number.POSITIVE_INFINITY) * 1000));
   try {
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
     const remembered = await recallForTurn(deps, scope, newMessages);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
     let draft = '';
+    const delegation = delegationFor(deps, scope);
     const outcome = await runTurn({
       model: deps.model,
       registry: deps.registry,
@@ -84,9 +96,12 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
       placeholders: (suspension) => placeholdersFor(suspensionId, suspension),
       reviewer: deps.smartApprovals?.reviewCall,
       budget: createTurnBudget(deps.budgets, scope),
+      delegation,
     });
     // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
     if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
+    // A sub-task answers its parent, never the chat (its cards still go to the chat's approvers).
+    if (scope.subTask !== undefined && outcome.status !== 'suspended') return await endSubTaskTurn(deps, { ...scope, subTask: scope.subTask }, outcome, { timedOut: deadline.signal.aborted, left: delegation.left() });
     switch (outcome.status) {
       case 'completed': {
         const answer = outcome.text.trim() === '' ? '(The model returned an empty answer.)' : outcome.text;
@@ -98,7 +113,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
         return;
       }
       case 'suspended':
-        await suspend(deps, scope, outcome.suspension, suspensionId);
+        await suspend(deps, scope, outcome.suspension, suspensionId, delegation.left());
         return;
       case 'stopped': {
         const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });
@@ -160,11 +175,15 @@ async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope): P
 }
 
 /** Saves the suspended turn and shows the person a card (approval) or a question. */
-export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string): Promise<void> {
+export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspension: CallSuspension, suspensionId: string, allowanceLeft: DelegationAmounts): Promise<void> {
   const traceparent = deps.tracer?.traceparent();
-  const base = { ...suspensionBase(scope, suspensionId, deps.now()), ...(traceparent === undefined ? {} : { traceparent }), call: suspension.call, remainingCalls: suspension.remaining };
+  const base = { ...suspensionBase(scope, suspensionId, deps.now()), ...(traceparent === undefined ? {} : { traceparent }), allowanceLeft, call: suspension.call, remainingCalls: suspension.remaining };
   if (suspension.kind === 'question' && suspension.elicitation !== undefined) {
     await suspendForElicitation(deps, scope, base, { ...suspension, elicitation: suspension.elicitation });
+    return;
+  }
+  if (suspension.kind === 'delegation') {
+    await suspendForSubTasks(deps, scope, base, suspension);
     return;
   }
   if (suspension.kind === 'question') {
@@ -207,6 +226,11 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
   };
   await deliverApprovalCard(deps, scope, parties.targets, card);
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'suspended', text: `Waiting for approval ${approval.id}: ${summary}` });
+}
+
+/** What this run of the loop may hand to sub-tasks (the `delegate` tool). */
+export function delegationFor(deps: RuntimeDependencies, scope: TurnScope): TurnDelegation {
+  return createTurnDelegation({ scope, budgets: deps.budgets, turnTimeoutMs: deps.turnTimeoutMs, limits: deps.delegation ?? defaultDelegationLimits, agentId: deps.botName });
 }
 
 function renamePlaceholders(messages: readonly ChatMessage[], from: string, to: string): readonly ChatMessage[] {

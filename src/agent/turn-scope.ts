@@ -2,6 +2,8 @@ import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
 import type { ToolServices } from '../registry/tool-context.js';
 import type { DelegationChain } from '../policy/delegation-chain.js';
+import type { SubTaskLink } from '../approvals/pending-sub-task.js';
+import type { DelegationAmounts } from '../policy/delegation-budget.js';
 
 /** Everything about one turn that stays fixed while it runs: who, where, which tools, what was approved. */
 export type TurnScope = {
@@ -32,6 +34,10 @@ export type TurnScope = {
   readonly allowedTools?: readonly string[];
   /** A sub-task's chain, carried into its tools' context and the audit log. */
   readonly delegationChain?: DelegationChain;
+  /** A sub-task's turn: its answer or failure goes to the parent waiting for it, never to the chat. */
+  readonly subTask?: SubTaskLink;
+  /** What was left of the turn's delegation allowance when it suspended: a resumed run never hands out more. */
+  readonly allowanceLeft?: DelegationAmounts;
   /** Identifies this run of the loop across a re-run after a crash: the inbound event id, or `resume:<suspension id>`. */
   readonly runKey: string;
   /** Counts tool calls in this run; a call's position and the run key name it for the replay guard. */

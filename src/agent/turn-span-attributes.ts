@@ -18,6 +18,10 @@ export function turnSpanAttributes(agentName: string, scope: TurnScope): SpanAtt
     'echo.job.id': scope.jobId,
     'echo.tool_scope': scope.toolScope,
     'echo.resumed': !scope.traceStartedHere,
+    // A sub-task's turn: the chain it came through and the delegating call (the same the audit entries carry).
+    'echo.delegation.chain': scope.delegationChain?.map((link) => link.name).join(' > '),
+    'echo.delegation.parent_execution_id': scope.delegationChain?.at(-1)?.parentExecutionId,
+    'echo.delegation.agent_id': scope.delegationChain?.at(-1)?.agentId,
   };
 }
 

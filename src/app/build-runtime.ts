@@ -101,6 +101,7 @@ export async function buildRuntime(input: {
     streamingChannels: new Set(declared.filter(([, traits]) => traits.streams).map(([name]) => name)),
     parkAfterInterruptions: config.bus.parkAfterInterruptions,
     numberedChannels: new Set(declared.filter(([, traits]) => traits.approvals?.style === 'numbered').map(([name]) => name)),
+    delegation: config.agent.delegation,
   };
   const callerQuestions = config.mcp.serve.enabled
     ? createCallerQuestions({ questions: store.namespace<CallerQuestion>('caller-questions'), openByChat: store.namespace<string[]>('caller-questions-open'), audit, timeoutMs: config.approvals.timeoutMinutes * 60_000, now })
@@ -110,6 +111,8 @@ export async function buildRuntime(input: {
     outbox,
     bus: infrastructure.events.bus,
     resumeRequests: infrastructure.resumeRequests,
+    // Sub-tasks are journaled like any inbound event: one interrupted by a crash runs again after the restart.
+    startSubTask: (event) => infrastructure.events.intake.accept(event),
     instanceId: infrastructure.instanceId,
     logger,
     messagesFor,

@@ -6,3 +6,4 @@ export * from './grants.js';
 export * from './parked-resumptions.js';
 export * from './pending-approval.js';
 export * from './suspended-turn.js';
+export * from './pending-sub-task.js';

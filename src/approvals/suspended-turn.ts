@@ -4,6 +4,8 @@ import type { Origin } from '../events/inbound-event.js';
 import type { Target } from '../events/target.js';
 import type { ElicitationAnswer, ElicitationForm } from '../registry/elicitation.js';
 import type { DelegationChain } from '../policy/delegation-chain.js';
+import type { PendingSubTask, SubTaskLink } from './pending-sub-task.js';
+import type { DelegationAmounts } from '../policy/delegation-budget.js';
 
 /** What every suspended turn records: whose turn it is and where it answers. */
 type SuspendedTurnBase = {
@@ -30,6 +32,10 @@ type SuspendedTurnBase = {
   readonly allowedTools?: readonly string[];
   /** A sub-task's chain (see TurnScope.delegationChain). */
   readonly delegationChain?: DelegationChain;
+  /** Set in a sub-task's turn: the parent waiting for its result (see TurnScope.subTask). */
+  readonly subTask?: SubTaskLink;
+  /** What was left of the turn's delegation allowance (see TurnScope.allowanceLeft). */
+  readonly allowanceLeft?: DelegationAmounts;
   readonly causationId?: string;
   readonly createdAt: string;
   /** The W3C traceparent of the turn's span when tracing is on: its resumption continues that trace. */
@@ -80,8 +86,21 @@ export type PendingElicitation = {
 /** A turn held before its first model call by a budget's soft-limit card (an approval with the same id). */
 export type SuspendedForBudget = SuspendedTurnBase & { readonly kind: 'budget'; readonly budget: BudgetRef; readonly resetsAt: string };
 
-/** A turn waiting for a person: saved in the store so it resumes after a restart too. */
-export type SuspendedTurn = SuspendedCall | SuspendedForBudget;
+/**
+ * A turn waiting for its sub-tasks (the `delegate` tool): it resumes once every one of them ended, with their
+ * answers or failures as the results of its `delegate` calls.
+ */
+export type SuspendedDelegation = SuspendedTurnBase & {
+  readonly kind: 'delegation';
+  /** The first `delegate` call (the others are in `subTasks`): what `call` is for the other kinds. */
+  readonly call: ToolCall;
+  /** Calls after the `delegate` calls in the same batch, not yet run. */
+  readonly remainingCalls: readonly ToolCall[];
+  readonly subTasks: readonly PendingSubTask[];
+};
+
+/** A turn waiting for a person or its sub-tasks: saved in the store so it resumes after a restart too. */
+export type SuspendedTurn = SuspendedCall | SuspendedForBudget | SuspendedDelegation;
 
 /** The text a placeholder tool result carries while its call waits; replaced by the real result on resume. */
 export function placeholderText(suspensionId: string, kind: SuspendedCall['kind'], isWaitingCall: boolean): string {

@@ -32,6 +32,7 @@ function summaryOf(event: InboundEvent): string {
   if (event.type === 'schedule-fired') return `job ${event.jobId}`;
   if (event.type === 'hook-received') return `hook ${event.hookName} delivery ${event.deliveryId}`;
   if (event.type === 'action-clicked') return `${event.action} ${event.actionId}`;
+  if (event.type === 'sub-task-started') return `sub-task ${event.subTaskId}`;
   return `resumption ${event.suspensionId}`;
 }
 

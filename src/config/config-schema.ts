@@ -212,6 +212,13 @@ export const coreConfigSchema = z.strictObject({
       maxIterations: z.coerce.number().int().min(1).max(100).default(12).describe('Model calls per turn before a forced final answer.'),
       historyBudgetChars: z.coerce.number().int().min(1000).default(40_000).describe('Characters of history kept per session.'),
       turnTimeoutMs: z.coerce.number().int().positive().default(300_000).describe('Longest a turn may run before its model calls and tools are stopped.'),
+      delegation: z
+        .strictObject({
+          maxDepth: z.coerce.number().int().min(1).max(10).default(2).describe('How deep sub-tasks (the delegate tool) may nest below a person\'s turn: 2 lets a sub-task delegate once more.'),
+          maxParallel: z.coerce.number().int().min(1).max(20).default(3).describe('Sub-tasks one turn may run at the same time (delegate calls in one batch).'),
+        })
+        .prefault({})
+        .describe('Limits of the delegate tool: a sub-task only ever gets a subset of its parent\'s tools and a slice of its budget.'),
     })
     .prefault({}),
   model: z

@@ -109,8 +109,23 @@ export type TurnResumed = Envelope & {
   readonly suspensionId: string;
 };
 
+/**
+ * Internal: a parent turn handed work to a sub-task (the `delegate` tool). Journaled like any event, so a sub-task
+ * interrupted by a crash runs again after the restart; its session key is its own (delegationSessionKey). Never built
+ * from a payload.
+ */
+export type SubTaskStarted = Envelope & {
+  readonly type: 'sub-task-started';
+  /** The parent turn's suspension that waits for this sub-task's result. */
+  readonly parentSuspensionId: string;
+  /** This sub-task's id, unique under its parent. */
+  readonly subTaskId: string;
+  /** The parent turn's session: the sub-task's chain and results belong to it. */
+  readonly parentSessionKey: string;
+};
+
 /** Every way work enters the runtime. */
-export type InboundEvent = MessageReceived | ActionClicked | ScheduleFired | HookReceived | TurnResumed;
+export type InboundEvent = MessageReceived | ActionClicked | ScheduleFired | HookReceived | TurnResumed | SubTaskStarted;
 
 /** The `type` tags of inbound events. */
 export type InboundEventType = InboundEvent['type'];

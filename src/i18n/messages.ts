@@ -37,6 +37,8 @@ export type Messages = {
   readonly approvalReviewerLabel: string;
   /** A card raised inside a sub-task: the chain (the person's turn's child first) and the tools the sub-task may use. */
   readonly approvalViaSubTask: (chain: readonly string[], tools: readonly string[]) => string;
+  /** Shown while a turn waits for a sub-task it started (the delegate tool): its chain, its tools, how to stop it. */
+  readonly subTaskWaiting: (chain: readonly string[], tools: readonly string[]) => string;
   /** The line shown when the approval reviewer settled a call (approvals.reviewerNotice: chat). */
   readonly reviewerApproved: (reason: string) => string;
   readonly reviewerDenied: (reason: string) => string;
@@ -143,6 +145,8 @@ const en: Messages = {
   approvalReviewerLabel: 'Reviewer',
   approvalViaSubTask: (chain, tools) =>
     `Via ${[...chain].reverse().map((name) => `sub-task ${name}`).join(' of ')} of your request. The sub-task may use: ${tools.length > 0 ? tools.join(', ') : 'no tools'}.`,
+  subTaskWaiting: (chain, tools) =>
+    `⏳ Working on ${[...chain].reverse().map((name) => `sub-task ${name}`).join(' of ')} of your request (it may use: ${tools.length > 0 ? tools.join(', ') : 'no tools'}). Its approvals come here; deny one to stop it. The answer follows when it is done.`,
   reviewerApproved: (reason) => `✔ auto-approved by the reviewer: ${reason}`,
   reviewerDenied: (reason) => `✖ denied by the reviewer: ${reason}`,
   reviewerDecisionsHeader: 'Recent reviewer decisions:',
@@ -237,6 +241,8 @@ const zhCN: Messages = {
   approvalExplanationLabel: '助手的说明',
   approvalReviewerLabel: '审查模型',
   approvalViaSubTask: (chain, tools) => `来自你的请求的${chain.map((name) => `子任务 ${name}`).join(' 的')}。该子任务可用的工具：${tools.length > 0 ? tools.join('、') : '无'}。`,
+  subTaskWaiting: (chain, tools) =>
+    `⏳ 正在处理你的请求的${chain.map((name) => `子任务 ${name}`).join(' 的')}（可用的工具：${tools.length > 0 ? tools.join('、') : '无'}）。它的审批会发到这里；拒绝即可停止它。完成后会给出回答。`,
   reviewerApproved: (reason) => `✔ 审查模型已自动批准：${reason}`,
   reviewerDenied: (reason) => `✖ 审查模型已拒绝：${reason}`,
   reviewerDecisionsHeader: '审查模型最近的决定：',

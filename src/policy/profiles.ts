@@ -3,7 +3,7 @@ export type ProfileName = 'minimal' | 'messaging' | 'coding' | 'full';
 
 const minimal = ['message', 'ask_user', 'session_search'] as const;
 const messaging = [...minimal, 'memory', 'todo', 'schedule_task', 'list_tasks', 'cancel_task', 'web_fetch'] as const;
-const coding = [...messaging, 'read_file', 'list_dir', 'write_file', 'edit_file', 'send_file'] as const;
+const coding = [...messaging, 'read_file', 'list_dir', 'write_file', 'edit_file', 'send_file', 'delegate'] as const;
 
 /** Tool names in each profile; `full` is resolved against the registry. */
 export const profiles: Readonly<Record<Exclude<ProfileName, 'full'>, readonly string[]>> = { minimal, messaging, coding };

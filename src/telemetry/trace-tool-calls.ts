@@ -11,7 +11,18 @@ export function traceToolCalls(registry: ToolRegistry, tracer: TurnTracer): Tool
     flush: () => registry.flush(),
     execute: (request) =>
       tracer.inSpan(
-        { name: `execute_tool ${request.call.name}`, attributes: { 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': request.call.name, 'gen_ai.tool.call.id': request.call.id } },
+        {
+          name: `execute_tool ${request.call.name}`,
+          attributes: {
+            'gen_ai.operation.name': 'execute_tool',
+            'gen_ai.tool.name': request.call.name,
+            'gen_ai.tool.call.id': request.call.id,
+            // A sub-task's call: the chain it came through and the delegating call, as in its audit entry.
+            'echo.delegation.chain': request.delegationChain?.map((link) => link.name).join(' > '),
+            'echo.delegation.parent_execution_id': request.delegationChain?.at(-1)?.parentExecutionId,
+            'echo.delegation.agent_id': request.delegationChain?.at(-1)?.agentId,
+          },
+        },
         async (span) => {
           const outcome = await registry.execute(request);
           switch (outcome.kind) {

@@ -124,6 +124,38 @@ describe('OpenTelemetry traces of a turn with a tool call and an approval (Teleg
     expectOneTrace(spans);
   });
 
+  it('puts a sub-task in its parent\'s trace: its invoke_agent span is the parent turn\'s child, its tool spans carry the chain', async () => {
+    const deploy = createDeployTool();
+    scenario = await startTelegramScenario({
+      allowFrom: '1001',
+      yaml: 'tools:\n  alsoAllow: [deploy, delegate]\napprovals:\n  explain: false\n',
+      extraTools: [deploy.tool],
+      environment: () => ({ OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url }),
+    });
+    scenario.model.enqueue(
+      { toolCalls: [{ name: 'delegate', arguments: { name: 'ship', instructions: 'Deploy to staging.', tools: ['deploy'] } }] },
+      { toolCalls: [{ name: 'deploy', arguments: { target: 'staging' } }] },
+      { text: 'shipped' },
+      { text: 'All shipped.' },
+    );
+    const client = scenario.client({ userId: 1001 });
+    await client.sendMessage(client.makeMessage('ship it'));
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the sub-task\'s approval card');
+    await client.sendCallback(client.makeCallbackQuery(approveButton(card), { message: { message_id: card.messageId } }));
+    await scenario.waitForBotMessage((message) => message.text === 'All shipped.', 'the parent answer');
+    const spans = await waitFor(() => (named(receiver.spans, 'invoke_agent').length >= 4 && named(receiver.spans, 'execute_tool deploy').length >= 2 ? [...receiver.spans] : undefined), 'the exported spans', 20_000);
+
+    const agents = named(spans, 'invoke_agent');
+    const root = agents.find((span) => span.parentSpanId === undefined);
+    const child = agents.find((span) => span.attributes['echo.delegation.chain'] === 'ship' && span.attributes['echo.resumed'] === false);
+    expect(root).toBeDefined();
+    expect(child?.parentSpanId).toBe(root?.spanId);
+    expect(child?.attributes['echo.delegation.parent_execution_id']).toEqual(expect.any(String));
+    expect(new Set(spans.map((span) => span.traceId))).toEqual(new Set([root?.traceId]));
+    for (const tool of named(spans, 'execute_tool deploy')) expect(tool.attributes).toMatchObject({ 'echo.delegation.chain': 'ship', 'echo.delegation.agent_id': 'echo-agent' });
+    expect(deploy.runs).toEqual(['staging']);
+  });
+
   it('continues the trace of a turn a budget card held, once Continue is pressed', async () => {
     scenario = await startTelegramScenario({
       allowFrom: '1001',

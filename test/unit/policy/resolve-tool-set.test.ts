@@ -18,7 +18,7 @@ describe('profiles', () => {
   });
 
   it('coding is messaging plus the four file tools and send_file', () => {
-    expect(sorted(profiles.coding)).toEqual(sorted([...profiles.messaging, 'read_file', 'list_dir', 'write_file', 'edit_file', 'send_file']));
+    expect(sorted(profiles.coding)).toEqual(sorted([...profiles.messaging, 'read_file', 'list_dir', 'write_file', 'edit_file', 'send_file', 'delegate']));
     expect(profiles.coding).not.toContain('exec');
   });
 

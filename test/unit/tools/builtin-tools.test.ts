@@ -11,6 +11,7 @@ describe('builtinTools', () => {
       [
         'ask_user',
         'cancel_task',
+        'delegate',
         'edit_file',
         'exec',
         'list_dir',
@@ -40,6 +41,7 @@ describe('builtinTools', () => {
   const samples: Record<string, unknown> = {
     ask_user: { question: 'Which one?', options: ['A', 'B'] },
     cancel_task: { id: 'abc' },
+    delegate: { name: 'fix-tests', instructions: 'Fix the tests.', tools: ['exec'], limits: { modelCalls: 4 } },
     edit_file: { path: 'a.txt', oldText: 'x', newText: 'y' },
     exec: { command: 'ls' },
     list_dir: {},
