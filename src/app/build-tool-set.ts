@@ -59,6 +59,8 @@ export async function buildToolSet(input: {
   const mcpServerNames = Object.keys(config.mcp.servers);
   const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox, audit: (entry) => input.audit.record(entry), ...(input.samplingModel ? { sample: createMcpSampler(input.samplingModel) } : {}) }) : undefined;
   if (mcp) lifecycle.defer('the MCP servers', () => mcp.stop());
+  // A2A peers are tools a2a__<name>; the SDK is loaded only when a peer is configured.
+  const a2aPeerTools = Object.keys(config.a2a.peers).length > 0 ? (await import('../../tools/a2a/index.js')).createA2aPeerTools(config.a2a.peers) : [];
   // A SQLite store's started marks go to a file beside it, one synchronous write each; what an earlier process left
   // there moves into the store before any turn runs.
   const replayGuard = createReplayGuard({
@@ -68,7 +70,7 @@ export async function buildToolSet(input: {
   lifecycle.defer('the replay guard', () => replayGuard.close());
   await replayGuard.recover().catch((error: unknown) => logger.warn({ err: error }, 'started marks of the last run not moved to the store yet; the mark file still answers'));
   const built = createToolRegistry({
-    tools: [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(input.extraTools ?? [])],
+    tools: [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...a2aPeerTools, ...(input.extraTools ?? [])],
     toolSource: mcp,
     onToolRejected: (name, reason) => logger.warn({ tool: name }, `tool not offered: ${reason}`),
     audit: input.audit,
@@ -89,7 +91,7 @@ export async function buildToolSet(input: {
   if (!built.ok) return { ok: false, error: built.error };
   const registry = built.registry;
   lifecycle.defer('the tool registry', () => registry.flush());
-  const visibleToolsFor = createVisibleTools({ config, logger, registry, traits: input.traits, externalPrefixes: mcpServerNames.map((name) => `${name}__`) });
+  const visibleToolsFor = createVisibleTools({ config, logger, registry, traits: input.traits, externalPrefixes: [...mcpServerNames.map((name) => `${name}__`), 'a2a__'] });
   return { ok: true, tools: { registry, grants, sandbox, processGroups, mcp, mcpServerNames, visibleToolsFor } };
 }
 
