@@ -90,7 +90,8 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     if (text !== event.text) await deps.outbox.send({ type: 'reply', target: replyTarget, text: messages.messageCut(deps.maxMessageChars), kind: 'message' });
     const content = `${text}${quote}${attachments.text}`.trim();
     const userMessage: ChatMessage = attachments.images.length > 0 ? { role: 'user', content, images: attachments.images } : { role: 'user', content };
-    await runAndDeliver(deps, { ...scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), authoredText: text }, [userMessage], history);
+    const toolScope = event.toolScope === undefined ? {} : { toolScope: event.toolScope, visibleTools: deps.visibleToolsFor(event.toolScope) };
+    await runAndDeliver(deps, { ...scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), authoredText: text, ...toolScope }, [userMessage], history);
   }
 
   async function readAttachments(event: MessageReceived, messages: Messages): Promise<Pick<AttachmentReading, 'text' | 'images' | 'lines' | 'onlyUnheardVoice'>> {

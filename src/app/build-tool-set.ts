@@ -99,13 +99,15 @@ export async function buildToolSet(input: {
 function createVisibleTools(input: { readonly config: Config; readonly logger: Logger; readonly registry: ToolRegistry; readonly traits: ReadonlyMap<string, ChannelTraits>; readonly externalPrefixes: readonly string[] }): (channel: string) => ReadonlySet<string> {
   const toolSets = new Map<string, ReadonlySet<string>>();
   // A hook's turns have a selection of their own, the minimal profile unless it names another.
-  const hookTools = new Map<string, Partial<ToolSelection>>(Object.entries(input.config.hooks).map(([name, hook]) => [hookSubject(name), { ...hook.tools, profile: hook.tools.profile ?? 'minimal' }]));
+  const scopeTools = new Map<string, Partial<ToolSelection>>(Object.entries(input.config.hooks).map(([name, hook]) => [hookSubject(name), { ...hook.tools, profile: hook.tools.profile ?? 'minimal' }]));
+  // A channel's callers may have selections of their own (an A2A key's), named by the scope their events carry.
+  for (const traits of input.traits.values()) for (const [scope, selection] of Object.entries(traits.toolScopes ?? {})) scopeTools.set(scope, selection);
   input.registry.onChange(() => toolSets.clear());
   const warned = new Set<string>();
   return (channel) => {
     const cached = toolSets.get(channel);
     if (cached) return cached;
-    const resolved = resolveToolSet({ global: input.config.tools, channel: input.traits.get(channel)?.tools ?? hookTools.get(channel), externalPrefixes: input.externalPrefixes }, input.registry.names());
+    const resolved = resolveToolSet({ global: input.config.tools, channel: input.traits.get(channel)?.tools ?? scopeTools.get(channel), externalPrefixes: input.externalPrefixes }, input.registry.names());
     for (const warning of resolved.warnings.filter((line) => !warned.has(line))) {
       warned.add(warning);
       input.logger.warn(warning);

@@ -28,6 +28,8 @@ export type ChannelTraits = {
   readonly approvals?: ApprovalSurface;
   /** Its own tool selection (`channels.<name>.tools`), when it has one. */
   readonly tools?: Partial<ToolSelection>;
+  /** Tool selections of its callers, by scope name (`<channel>:<caller>`): an event naming one (`toolScope`) uses it instead. */
+  readonly toolScopes?: Readonly<Record<string, Partial<ToolSelection>>>;
   /** It serves routes its platform reaches from outside (a webhook mode): the HTTP gateway is then public. */
   readonly publicRoutes?: boolean;
   /** Its platform's limits: message length, download size, when the bot may write first (absent: none beyond `media`, any time). */

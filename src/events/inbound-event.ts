@@ -60,6 +60,11 @@ export type MessageReceived = Envelope & {
    * caller's choice). Set by the channel adapter; budgets count the turn for user and chat `<channel>:<billedTo>`.
    */
   readonly billedTo?: string;
+  /**
+   * The tool selection the turn uses instead of its channel's: one of the scopes the channel declares in its traits
+   * (`toolScopes`, e.g. an A2A key's `a2a:<key>`). Set by the channel adapter from the caller it authenticated.
+   */
+  readonly toolScope?: string;
 };
 
 /** A button press (or a numbered reply) answering an approval card or a question. */
