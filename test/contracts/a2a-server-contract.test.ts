@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { type Message, Role, type SendMessageRequest, type Task, TaskState } from '@a2a-js/sdk';
+import { TaskState } from '@a2a-js/sdk';
+import { answerOf, asTask, textRequest as request } from '../fakes/a2a-test-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../fakes/start-test-app.js';
 import { postJson } from '../scenarios/openai-api/openai-api-world.js';
@@ -13,30 +14,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await world.stop();
 });
-
-/** A v1.0 request carrying one text part. */
-function request(text: string, options: { readonly returnImmediately?: boolean; readonly metadata?: Record<string, unknown> } = {}): SendMessageRequest {
-  const message: Message = {
-    messageId: randomUUID(),
-    contextId: '',
-    taskId: '',
-    role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-    metadata: options.metadata,
-    extensions: [],
-    referenceTaskIds: [],
-  };
-  return { tenant: '', message, configuration: options.returnImmediately ? { acceptedOutputModes: [], taskPushNotificationConfig: undefined, returnImmediately: true } : undefined, metadata: undefined };
-}
-
-function answerOf(task: Task): string {
-  return task.artifacts.flatMap((artifact) => artifact.parts.flatMap((part) => (part.content?.$case === 'text' ? [part.content.value] : []))).join('');
-}
-
-function asTask(result: Message | Task): Task {
-  if ('messageId' in result) throw new Error(`expected a task, got a message: ${JSON.stringify(result)}`);
-  return result;
-}
 
 describe("the A2A server, driven by the SDK's own client", () => {
   it('serves an Agent Card with the name, skills and bearer auth from config, and the JSON-RPC endpoint on this gateway', async () => {

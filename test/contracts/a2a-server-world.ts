@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Client, ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
+import { connectA2aClient } from '../fakes/a2a-test-client.js';
 import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { createScriptedModelServer, type ScriptedHandler, type ScriptedModelServer } from '../fakes/scripted-model-server.js';
@@ -94,14 +95,7 @@ export async function startA2aServerWorld(): Promise<A2aServerWorld> {
     baseUrl,
     callers,
     openGate: () => openGate(),
-    client: (key) => {
-      const fetchImpl: typeof fetch = (input, init) => {
-        const headers = new Headers(init?.headers);
-        headers.set('authorization', `Bearer ${key}`);
-        return fetch(input, { ...init, headers });
-      };
-      return new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) })).createFromUrl(baseUrl);
-    },
+    client: (key) => connectA2aClient(baseUrl, key),
     async stop() {
       openGate();
       await app.stop();

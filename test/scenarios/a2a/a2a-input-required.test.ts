@@ -1,0 +1,88 @@
+import { TaskState } from '@a2a-js/sdk';
+import { afterEach, describe, expect, it } from 'vitest';
+import { answerOf, asTask, connectA2aClient, statusTextOf, textRequest } from '../../fakes/a2a-test-client.js';
+import { z } from 'zod';
+import { defineTool } from '../../../src/registry/define-tool.js';
+import { waitFor } from '../../fakes/start-test-app.js';
+import type { EmulatedBotMessage } from '../../fakes/telegram-emulator.js';
+import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
+
+const callerKey = 'caller-secret-0123456789abcdefgh';
+
+const yaml = [
+  'approvals:',
+  '  explain: false',
+  '  route: approvers',
+  'channels:',
+  '  a2a-server:',
+  '    keys:',
+  `      - { name: caller, secret: ${callerKey}, tools: { alsoAllow: [publish_post] } }`,
+].join('\n');
+
+function buttonData(card: EmulatedBotMessage, label: RegExp): string {
+  const button = card.keyboard?.flat().find((candidate) => label.test(candidate.text));
+  if (!button) throw new Error(`no button ${label} on the card: ${JSON.stringify(card.keyboard)}`);
+  return button.callback_data;
+}
+
+function baseUrlOf(scenario: TelegramScenario): string {
+  const address = scenario.testApp.app.gateway?.address();
+  if (!address) throw new Error('the gateway is not listening');
+  return `http://${address.host}:${address.port}`;
+}
+
+/** A write tool that always asks (an exec one is refused outright in unattended turns): it counts its runs. */
+function createPublishTool() {
+  const runs: string[] = [];
+  const tool = defineTool({
+    name: 'publish_post',
+    description: 'Publish a post.',
+    input: z.object({ title: z.string() }),
+    risk: 'write',
+    approval: 'always',
+    sideEffects: true,
+    describeForApproval: (input) => `Publish the post "${input.title}"`,
+    execute: async (input) => {
+      runs.push(input.title);
+      return { ok: true, output: `published ${input.title}` };
+    },
+  });
+  return { tool, runs };
+}
+
+let scenario: TelegramScenario | undefined;
+afterEach(async () => {
+  await scenario?.stop();
+  scenario = undefined;
+});
+
+describe('an A2A task whose turn needs a person', () => {
+  it('goes input-required while the card waits in the approver’s chat, completes once approved there, and reads back after a restart', async () => {
+    const publish = createPublishTool();
+    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
+    scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'launch' } }] }, { text: 'published launch for you' });
+    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+
+    const waiting = asTask(await client.sendMessage(textRequest('publish the launch post')));
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(statusTextOf(waiting)).toContain('Waiting for a person');
+    expect(publish.runs).toEqual([]);
+
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
+    expect(card.chatId).toBe('1001');
+    const approver = scenario.client({ userId: 1001 });
+    await approver.sendCallback(approver.makeCallbackQuery(buttonData(card, /Approve/), { message: { message_id: card.messageId } }));
+
+    const done = await waitFor(async () => {
+      const task = await client.getTask({ tenant: '', id: waiting.id });
+      return task.status?.state === TaskState.TASK_STATE_COMPLETED ? task : undefined;
+    }, 'the task to complete');
+    expect(answerOf(done)).toBe('published launch for you');
+    expect(publish.runs).toEqual(['launch']);
+
+    await scenario.restartApp();
+    const afterRestart = await (await connectA2aClient(baseUrlOf(scenario), callerKey)).getTask({ tenant: '', id: waiting.id });
+    expect(afterRestart.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answerOf(afterRestart)).toBe('published launch for you');
+  });
+});
