@@ -3,6 +3,13 @@ import { type Artifact, type Message, type Part, Role, type Task, type TaskStatu
 import { assertNever } from '../../src/events/assert-never.js';
 import type { TurnOutcome } from './task-turns.js';
 
+/**
+ * Metadata on the status message of a task that waits for this agent's own approvers (not for the caller): a client
+ * that knows it (echo-agent's a2a__ tools) keeps waiting instead of asking its person. The same key is read in
+ * tools/a2a/task-text.ts.
+ */
+export const waitingForApproverKey = 'echo-agent/waiting-for';
+
 /** The id of the artifact that carries a task's answer. */
 const answerArtifactId = 'answer';
 
@@ -44,7 +51,7 @@ export function changeFor(outcome: TurnOutcome, task: { readonly taskId: string;
       return { status: taskStatus(TaskState.TASK_STATE_COMPLETED, message, now), artifact };
     }
     case 'needs-person':
-      return { status: taskStatus(TaskState.TASK_STATE_INPUT_REQUIRED, agentMessage(task, outcome.text), now) };
+      return { status: taskStatus(TaskState.TASK_STATE_INPUT_REQUIRED, { ...agentMessage(task, outcome.text), metadata: { [waitingForApproverKey]: 'approver' } }, now) };
     case 'canceled':
       return { status: taskStatus(TaskState.TASK_STATE_CANCELED, undefined, now) };
     default:

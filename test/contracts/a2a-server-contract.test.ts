@@ -61,7 +61,8 @@ describe("the A2A server, driven by the SDK's own client", () => {
     expect(answerOf(beta)).toBe('echo: beta says hi');
     const toolsOffered = (text: string) => {
       const found = world.model.requests.find((entry) => JSON.stringify(entry.body?.messages ?? []).includes(text));
-      return (found?.body?.tools ?? []).map((tool: { function?: { name?: string } }) => tool.function?.name);
+      const tools = (found?.body as { tools?: readonly { function?: { name?: string } }[] } | undefined)?.tools ?? [];
+      return tools.map((tool) => tool.function?.name);
     };
     expect(toolsOffered('please look up order 7')).toContain('lookup_order');
     expect(toolsOffered('beta says hi')).not.toContain('lookup_order');

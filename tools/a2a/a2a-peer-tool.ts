@@ -16,6 +16,9 @@ export const a2aToolPrefix = 'a2a__';
 /** A call's task at the peer, kept by the call's idempotency key so a resumed call continues it instead of starting anew. */
 type PeerCall = { readonly taskId: string; readonly contextId: string; readonly fingerprint?: string };
 
+/** How often a task waiting for the peer's approvers is looked at. */
+const peerPollMs = 1000;
+
 /** How long a call's record is kept. */
 const peerCallTtlMs = 7 * 24 * 60 * 60 * 1000;
 
@@ -65,13 +68,18 @@ async function callPeer(tool: { readonly name: string; readonly peer: A2aPeer; r
     } else {
       reply = await tool.connection.send({ text: message, signal });
     }
+    // A peer that waits for its own approvers keeps the call waiting (within its timeout), looked at every second.
+    while (reply.kind === 'task' && standingOf(reply.task) === 'peer-approval') {
+      await pause(peerPollMs, signal);
+      reply = { kind: 'task', task: await tool.connection.get(reply.task.id, signal) };
+    }
     if (reply.kind === 'message') {
       await calls.delete(context.idempotencyKey);
       return { ok: true, output: textOfMessage(reply.message) || `(the agent "${tool.name}" answered with no text)` };
     }
     const task = reply.task;
     const text = textOfTask(task);
-    switch (standingOf(task.status?.state)) {
+    switch (standingOf(task)) {
       case 'finished':
         await calls.delete(context.idempotencyKey);
         return { ok: true, output: text === '' ? `(the agent "${tool.name}" finished task ${task.id} with no text)` : text, metadata: { a2aTaskId: task.id } };
@@ -83,6 +91,7 @@ async function callPeer(tool: { readonly name: string; readonly peer: A2aPeer; r
         await calls.set(context.idempotencyKey, { taskId: task.id, contextId: task.contextId, fingerprint: form.fingerprint }, peerCallTtlMs);
         return { ok: true, output: `The agent "${tool.name}" needs an answer from the person.`, awaitElicitation: form };
       }
+      case 'peer-approval':
       case 'running':
         await calls.set(context.idempotencyKey, { taskId: task.id, contextId: task.contextId }, peerCallTtlMs);
         return { ok: false, kind: 'business', error: `The agent "${tool.name}" is still working on task ${task.id} (${stateName(task)}).` };
@@ -103,4 +112,20 @@ function inputForm(input: { readonly server: string; readonly name: string; read
 /** A task's state in words (`TASK_STATE_FAILED` → `failed`). Pure. */
 function stateName(task: Task): string {
   return taskStateToJSON(task.status?.state ?? TaskState.TASK_STATE_UNSPECIFIED).replace(/^TASK_STATE_/, '').toLowerCase();
+}
+
+/** Waits `ms`, or rejects when the call is aborted. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -35,15 +35,22 @@ export function textOfMessage(message: Message | undefined): string {
   return message === undefined ? '' : textOfParts(message.parts);
 }
 
-/** How a peer's task stands, as the tool reads it. */
-export type PeerTaskStanding = 'finished' | 'needs-input' | 'failed' | 'running';
+/**
+ * Metadata an echo-agent peer puts on the status message of a task that waits for its own approvers, not for us: the
+ * tool keeps waiting instead of asking the person. Written by channels/a2a-server/task-events.ts.
+ */
+const waitingForApproverKey = 'echo-agent/waiting-for';
 
-/** Sorts a task state into what the tool does next. Pure. */
-export function standingOf(state: TaskState | undefined): PeerTaskStanding {
-  switch (state) {
+/** How a peer's task stands, as the tool reads it. */
+export type PeerTaskStanding = 'finished' | 'needs-input' | 'peer-approval' | 'failed' | 'running';
+
+/** Sorts a task into what the tool does next. Pure. */
+export function standingOf(task: Task): PeerTaskStanding {
+  switch (task.status?.state) {
     case TaskState.TASK_STATE_COMPLETED:
       return 'finished';
     case TaskState.TASK_STATE_INPUT_REQUIRED:
+      return task.status.message?.metadata?.[waitingForApproverKey] === 'approver' ? 'peer-approval' : 'needs-input';
     case TaskState.TASK_STATE_AUTH_REQUIRED:
       return 'needs-input';
     case TaskState.TASK_STATE_FAILED:
