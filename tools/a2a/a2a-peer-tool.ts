@@ -1,4 +1,5 @@
 import { type Task, TaskState, taskStateToJSON } from '@a2a-js/sdk';
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import type { A2aPeer } from '../../src/config/a2a-schema.js';
 import { createShortId } from '../../src/events/create-id.js';
@@ -13,8 +14,12 @@ import { standingOf, textOfMessage, textOfTask } from './task-text.js';
 /** The prefix of every peer tool: `a2a__<peer>` (offered only through tools.allow / alsoAllow, like MCP tools). */
 export const a2aToolPrefix = 'a2a__';
 
-/** A call's task at the peer, kept by the call's idempotency key so a resumed call continues it instead of starting anew. */
-type PeerCall = { readonly taskId: string; readonly contextId: string; readonly fingerprint?: string };
+/**
+ * A call's task at the peer: kept by the call's idempotency key while it runs (a call re-run after a crash looks at it
+ * instead of starting anew), and by the question's fingerprint while it waits for the person (the resumed call
+ * finds it by the answer's fingerprint).
+ */
+type PeerCall = { readonly taskId: string; readonly contextId: string };
 
 /** How often a task waiting for the peer's approvers is looked at. */
 const peerPollMs = 1000;
@@ -50,23 +55,26 @@ export function createA2aPeerTool(name: string, peer: A2aPeer, connection: PeerC
 /** Runs one call: a new task, more input for a task waiting on the person, or a look at a task a crash interrupted. */
 async function callPeer(tool: { readonly name: string; readonly peer: A2aPeer; readonly connection: PeerConnection; readonly server: string }, message: string, context: ToolContext): Promise<ToolOutcome> {
   const calls = context.services.state<PeerCall>('a2a-peer-calls');
+  const answer = context.elicitationAnswer;
+  const asked = answer === undefined ? undefined : await calls.get(questionKey(answer.fingerprint));
   const saved = await calls.get(context.idempotencyKey);
   const signal = context.signal;
   try {
     let reply: PeerReply;
-    const answer = context.elicitationAnswer;
-    if (saved !== undefined && answer !== undefined && answer.fingerprint === saved.fingerprint) {
+    if (answer !== undefined && asked !== undefined) {
+      await calls.delete(questionKey(answer.fingerprint));
       if (answer.action !== 'accept') {
-        await tool.connection.cancel(saved.taskId, signal).catch(() => undefined);
-        await calls.delete(context.idempotencyKey);
-        return { ok: false, kind: 'business', error: `The person did not answer the agent "${tool.name}" (${answer.action}); its task ${saved.taskId} was canceled.` };
+        await tool.connection.cancel(asked.taskId, signal).catch(() => undefined);
+        return { ok: false, kind: 'business', error: `The person did not answer the agent "${tool.name}" (${answer.action}); its task ${asked.taskId} was canceled.` };
       }
       const text = String(answer.content?.answer ?? '');
-      reply = await tool.connection.send({ text, taskId: saved.taskId, contextId: saved.contextId, signal });
+      await calls.set(context.idempotencyKey, asked, peerCallTtlMs);
+      reply = await tool.connection.send({ text, taskId: asked.taskId, contextId: asked.contextId, signal });
     } else if (saved !== undefined) {
       reply = { kind: 'task', task: await tool.connection.get(saved.taskId, signal) };
     } else {
       reply = await tool.connection.send({ text: message, signal });
+      if (reply.kind === 'task') await calls.set(context.idempotencyKey, { taskId: reply.task.id, contextId: reply.task.contextId }, peerCallTtlMs);
     }
     // A peer that waits for its own approvers keeps the call waiting (within its timeout), looked at every second.
     while (reply.kind === 'task' && standingOf(reply.task) === 'peer-approval') {
@@ -87,8 +95,9 @@ async function callPeer(tool: { readonly name: string; readonly peer: A2aPeer; r
         await calls.delete(context.idempotencyKey);
         return { ok: false, kind: 'business', error: `The agent "${tool.name}" did not finish task ${task.id} (${stateName(task)})${text === '' ? '' : `: ${text}`}` };
       case 'needs-input': {
-        const form = inputForm({ server: tool.server, name: tool.name, question: text, risk: tool.peer.risk });
-        await calls.set(context.idempotencyKey, { taskId: task.id, contextId: task.contextId, fingerprint: form.fingerprint }, peerCallTtlMs);
+        const form = inputForm({ name: tool.name, taskId: task.id, question: text, risk: tool.peer.risk });
+        await calls.delete(context.idempotencyKey);
+        await calls.set(questionKey(form.fingerprint), { taskId: task.id, contextId: task.contextId }, peerCallTtlMs);
         return { ok: true, output: `The agent "${tool.name}" needs an answer from the person.`, awaitElicitation: form };
       }
       case 'peer-approval':
@@ -102,11 +111,16 @@ async function callPeer(tool: { readonly name: string; readonly peer: A2aPeer; r
   }
 }
 
-/** The peer's question as a one-field form the chat shows like an MCP server's question. Pure. */
-function inputForm(input: { readonly server: string; readonly name: string; readonly question: string; readonly risk: string }): ElicitationForm {
-  const message = input.question === '' ? `The agent "${input.name}" needs more input.` : input.question;
-  const requestedSchema = { type: 'object', properties: { answer: { type: 'string', title: 'Answer', description: `Your answer to the agent "${input.name}"` } }, required: ['answer'] };
-  return { elicitationId: createShortId(), server: input.server, message, requestedSchema, fingerprint: canonicalJson({ message, requestedSchema }), risk: input.risk };
+/** The peer's question as a one-field form the chat asks like an MCP server's; its fingerprint names the task. Pure. */
+function inputForm(input: { readonly name: string; readonly taskId: string; readonly question: string; readonly risk: string }): ElicitationForm {
+  const message = input.question === '' ? 'It needs more input.' : input.question;
+  const requestedSchema = { type: 'object', properties: { answer: { type: 'string', title: 'Answer' } }, required: ['answer'] };
+  return { elicitationId: createShortId(), server: input.name, asker: 'agent', message, requestedSchema, fingerprint: canonicalJson({ message, requestedSchema, task: input.taskId }), risk: input.risk };
+}
+
+/** Where a question's task is kept. Pure. */
+function questionKey(fingerprint: string): string {
+  return `question:${createHash('sha256').update(fingerprint).digest('hex')}`;
 }
 
 /** A task's state in words (`TASK_STATE_FAILED` → `failed`). Pure. */

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../src/registry/define-tool.js';
+import { type FakeA2aPeer, startFakeA2aPeer } from '../../fakes/fake-a2a-peer.js';
 import { createScriptedModelServer, type ScriptedModelServer } from '../../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp } from '../../fakes/start-test-app.js';
 import type { EmulatedBotMessage } from '../../fakes/telegram-emulator.js';
@@ -100,5 +101,25 @@ describe('a2a__<peer>: another echo-agent as a governed tool', () => {
     const completion = await answer;
     expect(completion.choices[0]?.message.content).toBe('the peer says: published launch for you');
     expect(publish.runs).toEqual(['launch']);
+  });
+});
+
+describe('a2a__<peer>: a peer that needs input', () => {
+  let painter: FakeA2aPeer | undefined;
+  afterEach(async () => {
+    await painter?.close();
+    painter = undefined;
+  });
+
+  it("shows the peer's question to the person in the chat and sends their answer back on the same task", async () => {
+    painter = await startFakeA2aPeer();
+    caller = await startCaller(painter.url);
+    const client = new OpenAI({ apiKey: personKey, baseURL: `${caller.baseUrl}/v1`, maxRetries: 0 });
+    const ask = (content: string) => client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content }], user: 'paint' });
+    const question = await ask('please ask the peer to paint');
+    expect(question.choices[0]?.message.content).toContain('The agent "peer" asks: Which color?');
+    const second = await ask('blue');
+    expect(second.choices[0]?.message.content).toBe('the peer says: painted blue');
+    expect(painter.answers).toEqual(['blue']);
   });
 });
