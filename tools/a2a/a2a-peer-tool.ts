@@ -90,7 +90,7 @@ async function callPeer(tool: { readonly name: string; readonly peer: A2aPeer; r
     switch (standingOf(task)) {
       case 'finished':
         await calls.delete(context.idempotencyKey);
-        return { ok: true, output: text === '' ? `(the agent "${tool.name}" finished task ${task.id} with no text)` : text, metadata: { a2aTaskId: task.id } };
+        return { ok: true, output: `${text === '' ? `(the agent "${tool.name}" answered with no text)` : text}\n\n[task ${task.id} of the agent "${tool.name}"]`, metadata: { a2aTaskId: task.id } };
       case 'failed':
         await calls.delete(context.idempotencyKey);
         return { ok: false, kind: 'business', error: `The agent "${tool.name}" did not finish task ${task.id} (${stateName(task)})${text === '' ? '' : `: ${text}`}` };
