@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { budgetPeriodsSchema } from '../../src/config/budget-periods-schema.js';
 import { createChannelConfigSection } from '../../src/config/channel-config-section.js';
 import { optionalText } from '../../src/config/comma-list.js';
 import { toolSelectionSchema } from '../../src/config/config-schema.js';
@@ -11,6 +12,7 @@ const a2aKeySchema = z.strictObject({
   secret: z.string().min(24, 'an A2A key has at least 24 characters').max(256).describe('The bearer key the calling agent sends (Authorization: Bearer <key>); from an environment variable.'),
   tools: toolSelectionSchema.partial().optional().describe("This caller's tool selection (profile, allow, alsoAllow, deny); default the channel's (minimal profile)."),
   callsPerMinute: z.coerce.number().int().positive().default(30).describe('Requests this key may make per minute; past it a request is refused with a retry hint.'),
+  budget: budgetPeriodsSchema.optional().describe("This caller's own budget (daily, monthly; tokens or cost), counted as the job a2a-server:<name>; past it its tasks fail with the reason."),
 });
 
 const a2aSkillSchema = z.strictObject({

@@ -29,7 +29,7 @@ export const a2aServerAdapter: ChannelAdapter = {
       locale: config.agent.locale,
       streams: false,
       tools: channelSelection,
-      toolScopes: Object.fromEntries(settings.keys.map((key) => [keyToolScope(a2aConfig.name, key.name), key.tools ?? channelSelection])),
+      callerScopes: Object.fromEntries(settings.keys.map((key) => [keyToolScope(a2aConfig.name, key.name), { tools: key.tools ?? channelSelection, ...(key.budget === undefined ? {} : { budget: key.budget }) }])),
       publicRoutes: settings.keys.length > 0,
       limits: { proactiveSend: 'never' },
     };

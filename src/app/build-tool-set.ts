@@ -101,7 +101,7 @@ function createVisibleTools(input: { readonly config: Config; readonly logger: L
   // A hook's turns have a selection of their own, the minimal profile unless it names another.
   const scopeTools = new Map<string, Partial<ToolSelection>>(Object.entries(input.config.hooks).map(([name, hook]) => [hookSubject(name), { ...hook.tools, profile: hook.tools.profile ?? 'minimal' }]));
   // A channel's callers may have selections of their own (an A2A key's), named by the scope their events carry.
-  for (const traits of input.traits.values()) for (const [scope, selection] of Object.entries(traits.toolScopes ?? {})) scopeTools.set(scope, selection);
+  for (const traits of input.traits.values()) for (const [scope, caller] of Object.entries(traits.callerScopes ?? {})) scopeTools.set(scope, caller.tools);
   input.registry.onChange(() => toolSets.clear());
   const warned = new Set<string>();
   return (channel) => {
@@ -115,4 +115,9 @@ function createVisibleTools(input: { readonly config: Config; readonly logger: L
     toolSets.set(channel, resolved.names);
     return resolved.names;
   };
+}
+
+/** The budgets channels declare for their callers (callerScopes), by scope name. Pure. */
+export function callerBudgetsOf(traits: ReadonlyMap<string, ChannelTraits>): Record<string, NonNullable<Config['budgets']['job']>> {
+  return Object.fromEntries([...traits.values()].flatMap((channel) => Object.entries(channel.callerScopes ?? {}).flatMap(([scope, caller]) => (caller.budget === undefined ? [] : [[scope, caller.budget] as const]))));
 }

@@ -61,8 +61,9 @@ export type MessageReceived = Envelope & {
    */
   readonly billedTo?: string;
   /**
-   * The tool selection the turn uses instead of its channel's: one of the scopes the channel declares in its traits
-   * (`toolScopes`, e.g. an A2A key's `a2a:<key>`). Set by the channel adapter from the caller it authenticated.
+   * The caller scope the turn runs in instead of its channel's: one the channel declares in its traits (`callerScopes`,
+   * e.g. an A2A key's): its tools, and its budget as the job of that name. Set by the channel adapter from the caller
+   * it authenticated, never from a payload.
    */
   readonly toolScope?: string;
 };

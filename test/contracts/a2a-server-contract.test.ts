@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
-import { answerOf, asTask, textRequest as request } from '../fakes/a2a-test-client.js';
+import { answerOf, asTask, statusTextOf, textRequest as request } from '../fakes/a2a-test-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../fakes/start-test-app.js';
 import { postJson } from '../scenarios/openai-api/openai-api-world.js';
@@ -81,6 +81,19 @@ describe("the A2A server, driven by the SDK's own client", () => {
     expect(result.status.state).toBe('completed');
     const read = await postJson({ baseUrl: world.baseUrl, path: '/a2a', key: a2aKeys.alpha, body: { jsonrpc: '2.0', id: 2, method: 'tasks/get', params: { id: result.id } } });
     expect((read.body as { result: { status: { state: string } } }).result.status.state).toBe('completed');
+  });
+
+  it("spends from its key's own budget: once delta's 5 tokens of the day are used, its next task fails before the model and says why", async () => {
+    const client = await world.client(a2aKeys.delta);
+    const first = asTask(await client.sendMessage(request('spend a little')));
+    expect(first.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    const before = world.model.requests.length;
+    const second = asTask(await client.sendMessage(request('spend some more')));
+    expect(second.status?.state).toBe(TaskState.TASK_STATE_FAILED);
+    expect(statusTextOf(second)).toMatch(/budget/i);
+    expect(world.model.requests.length).toBe(before);
+    const job = await world.app.app.budgets.statuses({ origin: 'system', sessionKey: 'a2a-server:delta/x', channel: 'a2a-server', chatId: 'delta/x', jobId: 'a2a-server:delta', userId: 'delta' });
+    expect(job.find((status) => status.scope === 'job')).toMatchObject({ id: 'a2a-server:delta', limit: 5 });
   });
 
   it('a task is seen by its own key only: another key reading it gets task-not-found', async () => {

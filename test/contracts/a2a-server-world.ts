@@ -8,8 +8,8 @@ import { defineTool } from '../../src/registry/define-tool.js';
 import { createScriptedModelServer, type ScriptedHandler, type ScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp } from '../fakes/start-test-app.js';
 
-/** The keys of the test world: alpha may look orders up, beta has the channel's minimal tools, gamma 2 requests a minute. */
-export const a2aKeys = { alpha: 'alpha-secret-0123456789abcdefgh', beta: 'beta-secret-0123456789abcdefghij', gamma: 'gamma-secret-0123456789abcdefgh' } as const;
+/** The keys of the test world: alpha may look orders up, beta has the channel's minimal tools, gamma 2 requests a minute, delta a budget of 5 tokens a day. */
+export const a2aKeys = { alpha: 'alpha-secret-0123456789abcdefgh', beta: 'beta-secret-0123456789abcdefghij', gamma: 'gamma-secret-0123456789abcdefgh', delta: 'delta-secret-0123456789abcdefgh' } as const;
 
 /** "look up order N" → lookup_order; "wait for the gate" → gate (held until released); after a tool → `done: <result>`; else `echo: <text>`. */
 const worldModel: ScriptedHandler = (body, context) => {
@@ -55,6 +55,7 @@ export async function startA2aServerWorld(): Promise<A2aServerWorld> {
       `      - { name: alpha, secret: ${a2aKeys.alpha}, tools: { alsoAllow: [lookup_order, gate, whoami] } }`,
       `      - { name: beta, secret: ${a2aKeys.beta} }`,
       `      - { name: gamma, secret: ${a2aKeys.gamma}, callsPerMinute: 2 }`,
+      `      - { name: delta, secret: ${a2aKeys.delta}, budget: { daily: { tokens: 5 } } }`,
     ].join('\n'),
   );
   const model = await createScriptedModelServer({ fallback: worldModel });

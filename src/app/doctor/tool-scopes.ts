@@ -8,7 +8,7 @@ export function toolScopes(config: Config, adapters: readonly ChannelAdapter[]):
   return [
     ...configured.flatMap((adapter) => {
       const traits = adapter.traits(config);
-      return [{ name: adapter.name, channel: traits.tools }, ...Object.entries(traits.toolScopes ?? {}).map(([name, channel]) => ({ name, channel }))];
+      return [{ name: adapter.name, channel: traits.tools }, ...Object.entries(traits.callerScopes ?? {}).map(([name, caller]) => ({ name, channel: caller.tools }))];
     }),
     { name: 'schedules' },
   ];
