@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { answerOf, asTask, statusTextOf, textRequest as request } from '../fakes/a2a-test-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../fakes/start-test-app.js';
@@ -111,6 +112,43 @@ describe("the A2A server, driven by the SDK's own client", () => {
     await waitFor(() => world.model.requests.some((entry) => JSON.stringify(entry.body?.messages ?? []).includes('gate passed')), 'the gated turn to finish');
     const after = await client.getTask({ tenant: '', id: started.id });
     expect(after.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+});
+
+describe("the A2A server, driven by the SDK's v0.3 client (message/send, message/stream, tasks/get, tasks/cancel)", () => {
+  const legacy = (key: string) =>
+    new LegacyJsonRpcTransport({
+      endpoint: `${world.baseUrl}/a2a`,
+      fetchImpl: (input, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set('authorization', `Bearer ${key}`);
+        return fetch(input, { ...init, headers });
+      },
+    });
+
+  it('message/send completes the task and tasks/get reads it back', async () => {
+    const transport = legacy(a2aKeys.alpha);
+    const task = asTask(await transport.sendMessage(request('hello from v0.3')));
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answerOf(task)).toBe('echo: hello from v0.3');
+    expect(answerOf(await transport.getTask({ tenant: '', id: task.id }))).toBe('echo: hello from v0.3');
+  });
+
+  it('message/stream streams the task to completed', async () => {
+    const states: TaskState[] = [];
+    for await (const event of legacy(a2aKeys.alpha).sendMessageStream(request('stream from v0.3'))) {
+      if (event.payload?.$case === 'statusUpdate' && event.payload.value.status) states.push(event.payload.value.status.state);
+    }
+    expect(states.at(-1)).toBe(TaskState.TASK_STATE_COMPLETED);
+  });
+
+  it('tasks/cancel cancels a running task', async () => {
+    const transport = legacy(a2aKeys.alpha);
+    const started = asTask(await transport.sendMessage(request('wait for the gate again', { returnImmediately: true })));
+    await waitFor(() => world.model.requests.some((entry) => JSON.stringify(entry.body?.messages ?? []).includes('wait for the gate again')), 'the gated turn to reach the model');
+    expect((await transport.cancelTask({ tenant: '', id: started.id, metadata: undefined })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    world.openGate();
+    expect((await transport.getTask({ tenant: '', id: started.id })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 });
 

@@ -59,8 +59,17 @@ export async function startA2aServerWorld(): Promise<A2aServerWorld> {
     ].join('\n'),
   );
   const model = await createScriptedModelServer({ fallback: worldModel });
-  let openGate = () => {};
-  const gateOpen = new Promise<void>((resolve) => (openGate = resolve));
+  // Each gate call waits for the next openGate(); a new gate then stands for the next call.
+  const newGate = () => {
+    let open = () => {};
+    const opened = new Promise<void>((resolve) => (open = resolve));
+    return { open, opened };
+  };
+  let gateNow = newGate();
+  const openGate = () => {
+    gateNow.open();
+    gateNow = newGate();
+  };
   const lookup = defineTool({ name: 'lookup_order', description: 'Look an order up.', input: z.object({ order: z.string() }), risk: 'read_only', sideEffects: false, execute: async (input) => ({ ok: true, output: `order ${input.order} shipped` }) });
   const gate = defineTool({
     name: 'gate',
@@ -70,7 +79,7 @@ export async function startA2aServerWorld(): Promise<A2aServerWorld> {
     sideEffects: false,
     timeoutMs: 60_000,
     execute: async () => {
-      await gateOpen;
+      await gateNow.opened;
       return { ok: true, output: 'gate passed' };
     },
   });
@@ -95,7 +104,7 @@ export async function startA2aServerWorld(): Promise<A2aServerWorld> {
     model,
     baseUrl,
     callers,
-    openGate: () => openGate(),
+    openGate,
     client: (key) => connectA2aClient(baseUrl, key),
     async stop() {
       openGate();
