@@ -10,7 +10,7 @@ export const a2aPeerSchema = z.strictObject({
   url: z.url().describe("The peer's base URL; its Agent Card is read from <url>/.well-known/agent-card.json."),
   headers: z.record(z.string(), z.string()).default({}).describe('Headers sent with every request (e.g. Authorization: Bearer <key> from an environment variable); every value is a secret, masked in logs.'),
   risk: riskSchema.default('write').describe('The risk of a call (the approval gate decides by it); a peer acts in the world, so write unless it only reads.'),
-  timeoutSeconds: z.coerce.number().int().positive().max(3600).default(300).describe('Longest a call waits for the peer\'s task to finish; past it the tool fails and says so.'),
+  timeoutSeconds: z.coerce.number().int().positive().max(3600).default(300).describe('Longest a call waits for the peer\'s task to finish (the turn\'s own agent.turnTimeoutMs still applies); past it the tool fails and says so.'),
   description: z.string().max(500).optional().describe('What the model reads about the peer (what it does, what to send it); default a generic line naming it.'),
 });
 
