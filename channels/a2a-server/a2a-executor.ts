@@ -18,6 +18,8 @@ export type A2aExecutorOptions = {
   readonly emit: () => Emit | undefined;
   readonly now: () => Date;
   readonly logger: Logger;
+  /** The context of a stored task, for a cancel after the executor returned. */
+  readonly contextOf: (taskId: string) => Promise<string | undefined>;
 };
 
 /**
@@ -27,7 +29,7 @@ export type A2aExecutorOptions = {
  * continues), a cancel cancels it.
  */
 export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
-  // Tasks whose turn has not answered yet, with their chat and context, for cancels (the SDK names the task only).
+  // Tasks whose executor still waits, with their chat and context, for cancels (the SDK names the task only).
   const unanswered = new Map<string, { readonly chatId: string; readonly contextId: string }>();
   return {
     async execute(context, bus) {
@@ -52,14 +54,14 @@ export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
       // A cancel published its own status on the bus already.
       if (settled.kind === 'canceled') return;
       publishChange(bus, task, changeFor(settled, task, options.now()));
-      if (settled.kind === 'answered') unanswered.delete(context.taskId);
+      unanswered.delete(context.taskId);
     },
     async cancelTask(taskId, bus) {
       const known = unanswered.get(taskId);
       unanswered.delete(taskId);
       if (known !== undefined) options.turns.settle(known.chatId, { kind: 'canceled' });
       // The turn itself runs on (its answer is then dropped): a task cancels the caller's wait, not work under way.
-      const contextId = known?.contextId ?? '';
+      const contextId = known?.contextId ?? (await options.contextOf(taskId)) ?? '';
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: taskStatus(TaskState.TASK_STATE_CANCELED, undefined, options.now()), metadata: undefined }));
     },
   };

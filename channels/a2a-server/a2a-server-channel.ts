@@ -49,7 +49,7 @@ export function createA2aServerChannel(options: A2aServerChannelOptions): A2aSer
   let emit: Emit | undefined;
   let state: ChannelStatus = { state: 'stopped' };
   let stopListening: (() => void) | undefined;
-  const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger });
+  const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger, contextOf: async (taskId) => (await tasks.read(taskId))?.task.contextId });
   // The handler's own card names no URL it would be asked on; the card route builds the served one per request.
   const card: AgentCard = buildAgentCard(options.settings, options.settings.publicUrl ?? 'http://localhost', options.version);
   const requestHandler = new DefaultRequestHandler(card, tasks, executor, buses);
