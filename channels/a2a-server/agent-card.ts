@@ -35,3 +35,26 @@ export function buildAgentCard(settings: A2aConfig, baseUrl: string, version: st
     signatures: [],
   };
 }
+
+/**
+ * The same card in the v0.3 shape (`url`, `preferredTransport`, `security`), for clients that ask without
+ * `A2A-Version: 1.0` (as the SDK's own card handler does with its compatibility layer on). Pure.
+ */
+export function buildLegacyAgentCard(settings: A2aConfig, baseUrl: string, version: string): Record<string, unknown> {
+  const url = `${baseUrl.replace(/\/+$/, '')}${a2aRpcPath}`;
+  return {
+    protocolVersion: '0.3.0',
+    name: settings.name,
+    description: settings.description,
+    url,
+    preferredTransport: 'JSONRPC',
+    additionalInterfaces: [{ url, transport: 'JSONRPC' }],
+    version,
+    capabilities: { streaming: true, pushNotifications: false },
+    securitySchemes: { [bearerScheme]: { type: 'http', scheme: 'bearer', description: 'A key the operator gave this caller.' } },
+    security: [{ [bearerScheme]: [] }],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: settings.skills.map((skill) => ({ id: skill.id, name: skill.name, description: skill.description, tags: skill.tags, examples: skill.examples })),
+  };
+}

@@ -20,6 +20,9 @@ export type RpcRouteOptions = {
   readonly logger: Logger;
 };
 
+/** How often a stream that waits says it is alive (a comment line proxies and clients ignore). */
+const keepAliveMs = 15_000;
+
 /** The protocol version a request without `A2A-Version` speaks (the SDK's rule). */
 const legacyVersion = '0.3';
 
@@ -76,6 +79,7 @@ function streamEvents(events: AsyncGenerator<unknown, void, undefined>, options:
     if (!stream.destroyed && !stream.writableEnded) stream.write(text);
   };
   options.closed.addEventListener('abort', () => void events.return(undefined).catch(() => undefined), { once: true });
+  const keepAlive = setInterval(() => write(': waiting\n\n'), keepAliveMs);
   void (async () => {
     try {
       for await (const event of events) write(formatSSEEvent(event));
@@ -83,6 +87,7 @@ function streamEvents(events: AsyncGenerator<unknown, void, undefined>, options:
       options.logger.warn({ err: error }, 'A2A stream failed');
       write(formatSSEErrorEvent({ jsonrpc: '2.0', id: options.id, error: options.mapError(error) }));
     } finally {
+      clearInterval(keepAlive);
       stream.end();
     }
   })();

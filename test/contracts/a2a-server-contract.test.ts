@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { TaskState } from '@a2a-js/sdk';
-import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
+import { isLegacyAgentCard, LegacyJsonRpcTransport, parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { answerOf, asTask, statusTextOf, textRequest as request } from '../fakes/a2a-test-client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../fakes/start-test-app.js';
@@ -125,6 +125,15 @@ describe("the A2A server, driven by the SDK's v0.3 client (message/send, message
         return fetch(input, { ...init, headers });
       },
     });
+
+  it('a card asked for without A2A-Version is the v0.3 card, which the SDK reads as the same agent', async () => {
+    const raw = (await (await fetch(`${world.baseUrl}/.well-known/agent-card.json`)).json()) as Record<string, unknown>;
+    expect(raw).toMatchObject({ protocolVersion: '0.3.0', url: `${world.baseUrl}/a2a`, preferredTransport: 'JSONRPC', security: [{ bearer: [] }] });
+    expect(isLegacyAgentCard(raw)).toBe(true);
+    const card = parseLegacyAgentCard(raw);
+    expect(card.name).toBe('test-agent');
+    expect(card.skills.map((skill) => skill.id)).toEqual(['orders']);
+  });
 
   it('message/send completes the task and tasks/get reads it back', async () => {
     const transport = legacy(a2aKeys.alpha);
