@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type AgentCard, AgentCard as AgentCardJson, Role, TaskState } from '@a2a-js/sdk';
+import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { AgentEvent, type AgentExecutor, DefaultRequestHandler, InMemoryTaskStore, JsonRpcTransportHandler, ServerCallContext } from '@a2a-js/sdk/server';
 
 /** A minimal A2A peer built on the SDK's server pieces: it asks "Which color?" (input-required) and paints with the answer. */
@@ -9,8 +10,9 @@ export type FakeA2aPeer = { readonly url: string; readonly answers: readonly str
 
 const text = (value: string) => ({ content: { $case: 'text' as const, value }, metadata: undefined, filename: '', mediaType: 'text/plain' });
 
-/** Starts the peer on a free port of 127.0.0.1. */
-export async function startFakeA2aPeer(): Promise<FakeA2aPeer> {
+/** Starts the peer on a free port of 127.0.0.1, speaking protocol 1.0 (default) or only 0.3 (a v0.3 card and methods). */
+export async function startFakeA2aPeer(options: { readonly protocol?: '1.0' | '0.3' } = {}): Promise<FakeA2aPeer> {
+  const legacy = options.protocol === '0.3';
   const answers: string[] = [];
   const executor: AgentExecutor = {
     async execute(context, bus) {
@@ -36,10 +38,12 @@ export async function startFakeA2aPeer(): Promise<FakeA2aPeer> {
     request.on('end', () => {
       void (async () => {
         if (request.method === 'GET') {
-          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(AgentCardJson.toJSON(card as AgentCard)));
+          const body = legacy ? { protocolVersion: '0.3.0', name: 'painter', description: 'Paints things.', url: `${url}/rpc`, preferredTransport: 'JSONRPC', version: '1.0.0', capabilities: {}, defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [] } : AgentCardJson.toJSON(card as AgentCard);
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
           return;
         }
-        const answer = await rpc.handle(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>, new ServerCallContext({ requestedVersion: '1.0' }));
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+        const answer = legacy ? await legacyRpc.handle(body, new ServerCallContext({ requestedVersion: '0.3' })) : await rpc.handle(body, new ServerCallContext({ requestedVersion: '1.0' }));
         response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       })();
     });
@@ -49,7 +53,7 @@ export async function startFakeA2aPeer(): Promise<FakeA2aPeer> {
   card = {
     name: 'painter',
     description: 'Paints things.',
-    supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' }],
+    supportedInterfaces: [{ url: `${url}/rpc`, protocolBinding: 'JSONRPC', tenant: '', protocolVersion: legacy ? '0.3' : '1.0' }],
     provider: undefined,
     version: '1.0.0',
     capabilities: { streaming: false, pushNotifications: false, extensions: [] },
@@ -60,6 +64,8 @@ export async function startFakeA2aPeer(): Promise<FakeA2aPeer> {
     skills: [],
     signatures: [],
   };
-  const rpc = new JsonRpcTransportHandler(new DefaultRequestHandler(card, new InMemoryTaskStore(), executor));
+  const handler = new DefaultRequestHandler(card, new InMemoryTaskStore(), executor);
+  const rpc = new JsonRpcTransportHandler(handler);
+  const legacyRpc = new LegacyJsonRpcTransportHandler(handler);
   return { url, answers, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

@@ -27,8 +27,9 @@ export function createPeerConnection(peer: A2aPeer): PeerConnection {
   const connect = (): Promise<Client> => {
     client ??= new ClientFactory(
       ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-        transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithHeaders })],
-        cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetchWithHeaders }),
+        // Peers still on protocol 0.3 are reached through the SDK's compatibility layer.
+        transports: [new JsonRpcTransportFactory({ fetchImpl: fetchWithHeaders, legacyCompat: { enabled: true } })],
+        cardResolver: new DefaultAgentCardResolver({ fetchImpl: fetchWithHeaders, legacyCompat: { enabled: true } }),
       }),
     )
       .createFromUrl(peer.url)

@@ -122,4 +122,14 @@ describe('a2a__<peer>: a peer that needs input', () => {
     expect(second.choices[0]?.message.content).toContain('the peer says: painted blue');
     expect(painter.answers).toEqual(['blue']);
   });
+
+  it('reaches a peer still on protocol 0.3 through the SDK’s compatibility layer, question and answer included', async () => {
+    painter = await startFakeA2aPeer({ protocol: '0.3' });
+    caller = await startCaller(painter.url);
+    const client = new OpenAI({ apiKey: personKey, baseURL: `${caller.baseUrl}/v1`, maxRetries: 0 });
+    const ask = (content: string) => client.chat.completions.create({ model: 'echo-agent', messages: [{ role: 'user', content }], user: 'paint-old' });
+    expect((await ask('please ask the peer to paint')).choices[0]?.message.content).toContain('The agent "peer" asks: Which color?');
+    expect((await ask('green')).choices[0]?.message.content).toContain('the peer says: painted green');
+    expect(painter.answers).toEqual(['green']);
+  });
 });
