@@ -85,6 +85,8 @@ describe('two echo-agent processes talking A2A', () => {
 
     const card = await waitFor(() => emulator.botMessages(calleeToken, approver).find((message) => (message.keyboard?.length ?? 0) > 0), 'the approval card in process 2’s chat', 30_000);
     expect(card.text).toContain('report.txt');
+    // Process 1's call waits on the peer's input-required task: no tool result has reached its model yet.
+    expect(callerModel.requests.some((request) => (request.body?.messages ?? []).some((message) => message.role === 'tool'))).toBe(false);
     const approve = card.keyboard?.flat().find((button) => /Approve/.test(button.text));
     if (approve === undefined) throw new Error('the card has no Approve button');
     const approverClient = emulator.server.getClient(calleeToken, { userId: approver, chatId: approver, type: 'private' });
