@@ -1,11 +1,9 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerOf, asTask, connectA2aClient, statusTextOf, textRequest } from '../../fakes/a2a-test-client.js';
-import { z } from 'zod';
-import { defineTool } from '../../../src/registry/define-tool.js';
 import { waitFor } from '../../fakes/start-test-app.js';
-import type { EmulatedBotMessage } from '../../fakes/telegram-emulator.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
+import { buttonData, createPublishTool } from './a2a-caller-world.js';
 
 const callerKey = 'caller-secret-0123456789abcdefgh';
 
@@ -19,35 +17,10 @@ const yaml = [
   `      - { name: caller, secret: ${callerKey}, tools: { alsoAllow: [publish_post] } }`,
 ].join('\n');
 
-function buttonData(card: EmulatedBotMessage, label: RegExp): string {
-  const button = card.keyboard?.flat().find((candidate) => label.test(candidate.text));
-  if (!button) throw new Error(`no button ${label} on the card: ${JSON.stringify(card.keyboard)}`);
-  return button.callback_data;
-}
-
 function baseUrlOf(scenario: TelegramScenario): string {
   const address = scenario.testApp.app.gateway?.address();
   if (!address) throw new Error('the gateway is not listening');
   return `http://${address.host}:${address.port}`;
-}
-
-/** A write tool that always asks (an exec one is refused outright in unattended turns): it counts its runs. */
-function createPublishTool() {
-  const runs: string[] = [];
-  const tool = defineTool({
-    name: 'publish_post',
-    description: 'Publish a post.',
-    input: z.object({ title: z.string() }),
-    risk: 'write',
-    approval: 'always',
-    sideEffects: true,
-    describeForApproval: (input) => `Publish the post "${input.title}"`,
-    execute: async (input) => {
-      runs.push(input.title);
-      return { ok: true, output: `published ${input.title}` };
-    },
-  });
-  return { tool, runs };
 }
 
 let scenario: TelegramScenario | undefined;
