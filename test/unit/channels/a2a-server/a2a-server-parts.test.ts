@@ -6,6 +6,7 @@ import { describeA2aServer } from '../../../../channels/a2a-server/a2a-server-do
 import { baseUrlOf } from '../../../../channels/a2a-server/agent-card-route.js';
 import { applyChange, changeFor, isFinalState, waitingForApproverKey } from '../../../../channels/a2a-server/task-events.js';
 import { taskChatId, taskIdOfChat, taskToEvent } from '../../../../channels/a2a-server/to-event.js';
+import { createTaskTurns } from '../../../../channels/a2a-server/task-turns.js';
 import { trustFieldsIn } from '../../../../channels/a2a-server/trust-fields.js';
 
 const key = (name: string, secret: string) => ({ name, secret, callsPerMinute: 30 });
@@ -81,5 +82,20 @@ describe('the A2A server’s doctor line and card URL', () => {
     expect(baseUrlOf({ headers: { host: 'agent.example.com:8787' } })).toBe('http://agent.example.com:8787');
     expect(baseUrlOf({ headers: { host: 'agent.example.com', 'x-forwarded-proto': 'https' } })).toBe('https://agent.example.com');
     expect(baseUrlOf({ headers: { host: 'evil.com/<script>' } })).toBe('http://localhost');
+  });
+});
+
+describe('waiting executors', () => {
+  it('hand an outcome to every executor waiting on the chat, once; none waiting says so; a shutdown cancels the waits', async () => {
+    const turns = createTaskTurns();
+    const first = turns.wait('k/t-1');
+    const second = turns.wait('k/t-1');
+    expect(turns.settle('k/t-1', { kind: 'answered', text: 'done', failed: false })).toBe(true);
+    expect(await first).toEqual({ kind: 'answered', text: 'done', failed: false });
+    expect(await second).toEqual({ kind: 'answered', text: 'done', failed: false });
+    expect(turns.settle('k/t-1', { kind: 'canceled' })).toBe(false);
+    const stopped = turns.wait('k/t-2');
+    turns.clear();
+    expect(await stopped).toEqual({ kind: 'canceled' });
   });
 });
