@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
+import { z } from 'zod';
 import { type A2ARequestHandler, JsonRpcTransportHandler, ServerCallContext, validateVersion } from '@a2a-js/sdk/server';
 import type { HttpRequest, HttpResponse, HttpRoute } from '../../src/gateway/http-route.js';
 import type { Logger } from '../../src/logging/create-logger.js';
@@ -20,6 +21,14 @@ export type RpcRouteOptions = {
   readonly logger: Logger;
 };
 
+/** A JSON-RPC 2.0 request as far as this route reads it; the SDK checks the method's params. */
+const rpcEnvelope = z.looseObject({
+  jsonrpc: z.literal('2.0'),
+  id: z.union([z.string().max(200), z.number(), z.null()]).optional(),
+  method: z.string().min(1).max(100),
+  params: z.record(z.string(), z.unknown()).optional(),
+});
+
 /** How often a stream that waits says it is alive (a comment line proxies and clients ignore). */
 const keepAliveMs = 15_000;
 
@@ -28,7 +37,7 @@ const legacyVersion = '0.3';
 
 /**
  * POST /a2a, in order: bearer key (401) → the key's rate limit (429) → a JSON body within the limit (413, 415, 400) →
- * no trust field in the metadata (400: who the caller is and what it may do come from its key) → the SDK's JSON-RPC
+ * a JSON-RPC 2.0 envelope (400, checked with zod) → no trust field in the metadata (400: who the caller is and what it may do come from its key) → the SDK's JSON-RPC
  * handler: v1.0 methods (SendMessage, SendStreamingMessage, GetTask, CancelTask) with `A2A-Version: 1.0`, the v0.3 ones
  * (message/send, message/stream, tasks/get, tasks/cancel) without it. Streams are answered as server-sent events.
  */
@@ -48,7 +57,13 @@ export function createRpcRoute(options: RpcRouteOptions): HttpRoute {
     if (!rate.allowed) return rpcError(429, rpcErrorCodes.rateLimited, `Too many requests for this key; retry in ${rate.retryAfterSeconds} s.`, { 'Retry-After': String(rate.retryAfterSeconds) });
     const read = await request.readJson();
     if (!read.ok) return rpcError(read.status, read.status === 413 ? rpcErrorCodes.invalidRequest : rpcErrorCodes.parse, read.message);
-    const id = requestId(read.body);
+    const envelope = rpcEnvelope.safeParse(read.body);
+    if (!envelope.success) {
+      const issue = envelope.error.issues[0];
+      const where = issue?.path.map(String).join('.') ?? '';
+      return rpcError(400, rpcErrorCodes.invalidRequest, `Not a JSON-RPC 2.0 request: ${where === '' ? 'body' : where}: ${issue?.message ?? 'invalid'}.`, undefined, requestId(read.body));
+    }
+    const id = envelope.data.id ?? null;
     const trustFields = trustFieldsIn(read.body);
     if (trustFields.length > 0) {
       options.logger.warn({ key: key.name, fields: trustFields }, 'A2A request tried to set trust fields; refused');

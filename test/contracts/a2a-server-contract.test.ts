@@ -195,6 +195,13 @@ describe('the A2A server refuses what it must, with clear errors', () => {
     expect(world.model.requests.length).toBe(before);
   });
 
+  it('a body that is not a JSON-RPC 2.0 request: 400 saying what is wrong', async () => {
+    const answer = await send({ key: a2aKeys.beta, body: { jsonrpc: '1.0', method: 'message/send' } });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain('Not a JSON-RPC 2.0 request: jsonrpc');
+    expect((await send({ key: a2aKeys.beta, body: [validBody] })).status).toBe(400);
+  });
+
   it("a key past its rate limit: 429 with Retry-After", async () => {
     const statuses: number[] = [];
     for (let index = 0; index < 3; index += 1) statuses.push((await send({ key: a2aKeys.gamma, body: { jsonrpc: '2.0', id: index, method: 'tasks/get', params: { id: 'none' } } })).status);
