@@ -91,7 +91,9 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     if (text !== event.text) await deps.outbox.send({ type: 'reply', target: replyTarget, text: messages.messageCut(deps.maxMessageChars), kind: 'message' });
     const content = `${text}${quote}${attachments.text}`.trim();
     const userMessage: ChatMessage = attachments.images.length > 0 ? { role: 'user', content, images: attachments.images } : { role: 'user', content };
-    await runAndDeliver(deps, { ...scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), authoredText: text }, [userMessage], history);
+    // A caller scope (an A2A key): its tools, and its model calls count as its job (its own budget).
+    const toolScope = event.toolScope === undefined ? {} : { toolScope: event.toolScope, jobId: event.toolScope, visibleTools: deps.visibleToolsFor(event.toolScope) };
+    await runAndDeliver(deps, { ...scopeFor(event, replyTarget, event.sender.id, event.sender.displayName, event.isGroup), authoredText: text, ...toolScope }, [userMessage], history);
   }
 
   async function readAttachments(event: MessageReceived, messages: Messages): Promise<Pick<AttachmentReading, 'text' | 'images' | 'lines' | 'onlyUnheardVoice'>> {

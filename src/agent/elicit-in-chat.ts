@@ -121,6 +121,7 @@ function questionFor(pending: PendingElicitation, strings: ElicitationMessages, 
   const field: ElicitationField | undefined = fields[pending.fieldIndex];
   return askField({
     server: pending.form.server,
+    ...(pending.form.asker === undefined ? {} : { asker: pending.form.asker }),
     message: pending.form.message,
     field,
     position: `(${pending.fieldIndex + 1}/${fields.length})`,
@@ -159,7 +160,7 @@ async function finish(deps: TurnState & TurnDelivery, input: ElicitationReply, a
     if (input.acknowledgementId !== undefined) await deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text: messages.questionNotFound, isAlert: true });
     return;
   }
-  const line = messages.elicitation.sentToServer(pending.form.server, summary);
+  const line = pending.form.asker === 'agent' ? messages.elicitation.sentToAgent(pending.form.server, summary) : messages.elicitation.sentToServer(pending.form.server, summary);
   if (input.acknowledgementId !== undefined) await deps.outbox.send({ type: 'action-answered', target: input.replyTarget, acknowledgementId: input.acknowledgementId, text: line, isAlert: false });
   await deps.resumeRequests.request({ suspensionId: updated.id, sessionKey: updated.sessionKey, target: updated.target, traceId: updated.traceId, origin: updated.origin, unattended: updated.unattended });
 }

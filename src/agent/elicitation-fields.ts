@@ -72,6 +72,8 @@ function choicesOf(schema: Record<string, unknown>): { value: string; label: str
 /** The text and the choices of the question for one field; `typedChoices` false leaves typed fields without buttons. Pure. */
 export function askField(input: {
   readonly server: string;
+  /** An MCP server (default) or another agent. */
+  readonly asker?: 'server' | 'agent';
   readonly message: string;
   readonly field: ElicitationField | undefined;
   readonly position: string;
@@ -84,7 +86,7 @@ export function askField(input: {
 }): { readonly text: string; readonly options: readonly string[] } {
   const { field, strings } = input;
   const { words } = strings;
-  const head = strings.asks(input.server, input.message);
+  const head = input.asker === 'agent' ? strings.agentAsks(input.server, input.message) : strings.asks(input.server, input.message);
   const again = input.retryReason === undefined ? [] : [strings.notAccepted(input.retryReason)];
   const closing = [...(input.canAcceptRest && field !== undefined ? [words.acceptRest] : []), words.decline, words.cancel];
   if (field === undefined) return { text: [head, ...again].join('\n\n'), options: [words.accept, ...closing] };

@@ -59,6 +59,8 @@ export async function buildToolSet(input: {
   const mcpServerNames = Object.keys(config.mcp.servers);
   const mcp = mcpServerNames.length > 0 ? (await import('../../tools/mcp/index.js')).createMcpToolSource({ config, logger, sandbox, audit: (entry) => input.audit.record(entry), ...(input.samplingModel ? { sample: createMcpSampler(input.samplingModel) } : {}) }) : undefined;
   if (mcp) lifecycle.defer('the MCP servers', () => mcp.stop());
+  // A2A peers are tools a2a__<name>; the SDK is loaded only when a peer is configured.
+  const a2aPeerTools = Object.keys(config.a2a.peers).length > 0 ? (await import('../../tools/a2a/index.js')).createA2aPeerTools(config.a2a.peers) : [];
   // A SQLite store's started marks go to a file beside it, one synchronous write each; what an earlier process left
   // there moves into the store before any turn runs.
   const replayGuard = createReplayGuard({
@@ -68,7 +70,7 @@ export async function buildToolSet(input: {
   lifecycle.defer('the replay guard', () => replayGuard.close());
   await replayGuard.recover().catch((error: unknown) => logger.warn({ err: error }, 'started marks of the last run not moved to the store yet; the mark file still answers'));
   const built = createToolRegistry({
-    tools: [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...(input.extraTools ?? [])],
+    tools: [...builtinTools.filter((tool) => tool.name !== 'exec'), execTool, ...a2aPeerTools, ...(input.extraTools ?? [])],
     toolSource: mcp,
     onToolRejected: (name, reason) => logger.warn({ tool: name }, `tool not offered: ${reason}`),
     audit: input.audit,
@@ -89,7 +91,7 @@ export async function buildToolSet(input: {
   if (!built.ok) return { ok: false, error: built.error };
   const registry = built.registry;
   lifecycle.defer('the tool registry', () => registry.flush());
-  const visibleToolsFor = createVisibleTools({ config, logger, registry, traits: input.traits, externalPrefixes: mcpServerNames.map((name) => `${name}__`) });
+  const visibleToolsFor = createVisibleTools({ config, logger, registry, traits: input.traits, externalPrefixes: [...mcpServerNames.map((name) => `${name}__`), 'a2a__'] });
   return { ok: true, tools: { registry, grants, sandbox, processGroups, mcp, mcpServerNames, visibleToolsFor } };
 }
 
@@ -97,13 +99,15 @@ export async function buildToolSet(input: {
 function createVisibleTools(input: { readonly config: Config; readonly logger: Logger; readonly registry: ToolRegistry; readonly traits: ReadonlyMap<string, ChannelTraits>; readonly externalPrefixes: readonly string[] }): (channel: string) => ReadonlySet<string> {
   const toolSets = new Map<string, ReadonlySet<string>>();
   // A hook's turns have a selection of their own, the minimal profile unless it names another.
-  const hookTools = new Map<string, Partial<ToolSelection>>(Object.entries(input.config.hooks).map(([name, hook]) => [hookSubject(name), { ...hook.tools, profile: hook.tools.profile ?? 'minimal' }]));
+  const scopeTools = new Map<string, Partial<ToolSelection>>(Object.entries(input.config.hooks).map(([name, hook]) => [hookSubject(name), { ...hook.tools, profile: hook.tools.profile ?? 'minimal' }]));
+  // A channel's callers may have selections of their own (an A2A key's), named by the scope their events carry.
+  for (const traits of input.traits.values()) for (const [scope, caller] of Object.entries(traits.callerScopes ?? {})) scopeTools.set(scope, caller.tools);
   input.registry.onChange(() => toolSets.clear());
   const warned = new Set<string>();
   return (channel) => {
     const cached = toolSets.get(channel);
     if (cached) return cached;
-    const resolved = resolveToolSet({ global: input.config.tools, channel: input.traits.get(channel)?.tools ?? hookTools.get(channel), externalPrefixes: input.externalPrefixes }, input.registry.names());
+    const resolved = resolveToolSet({ global: input.config.tools, channel: input.traits.get(channel)?.tools ?? scopeTools.get(channel), externalPrefixes: input.externalPrefixes }, input.registry.names());
     for (const warning of resolved.warnings.filter((line) => !warned.has(line))) {
       warned.add(warning);
       input.logger.warn(warning);
@@ -111,4 +115,9 @@ function createVisibleTools(input: { readonly config: Config; readonly logger: L
     toolSets.set(channel, resolved.names);
     return resolved.names;
   };
+}
+
+/** The budgets channels declare for their callers (callerScopes), by scope name. Pure. */
+export function callerBudgetsOf(traits: ReadonlyMap<string, ChannelTraits>): Record<string, NonNullable<Config['budgets']['job']>> {
+  return Object.fromEntries([...traits.values()].flatMap((channel) => Object.entries(channel.callerScopes ?? {}).flatMap(([scope, caller]) => (caller.budget === undefined ? [] : [[scope, caller.budget] as const]))));
 }

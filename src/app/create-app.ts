@@ -21,7 +21,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import { openTracing } from './open-tracing.js';
 import { builtinChannels, channelConfigSections } from './builtin-channels.js';
 import { buildRuntime } from './build-runtime.js';
-import { buildToolSet } from './build-tool-set.js';
+import { buildToolSet, callerBudgetsOf } from './build-tool-set.js';
 import { assertDistinctChannelNames } from './check-channel-names.js';
 import { createAppControl } from './create-app-control.js';
 import { createLifecycle } from './create-lifecycle.js';
@@ -110,7 +110,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
   let requeue = () => {};
   return lifecycle.guard(async () => {
     const tracer = await openTracing({ config, logger, lifecycle });
-    const infrastructure = await openInfrastructure({ config, logger, now, lifecycle, channelSections: channelConfigSections(allAdapters), messagesFor, requeued: () => requeue() });
+    const infrastructure = await openInfrastructure({ config, logger, now, lifecycle, channelSections: channelConfigSections(allAdapters), messagesFor, requeued: () => requeue(), callerBudgets: callerBudgetsOf(traits) });
     const toolSet = await buildToolSet({ config, logger, store: infrastructure.store, audit: infrastructure.audit, workspaceDir, traits, activeSurfaces: table.surfaces, lifecycle, sandboxSources: options.sandboxSources, extraTools: options.extraTools, samplingModel: infrastructure.budgets.meter(modelResult.model) });
     if (!toolSet.ok) return toolSet;
     const tools = toolSet.tools;

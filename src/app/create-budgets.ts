@@ -39,6 +39,8 @@ export async function createBudgets(options: {
   readonly audit: Pick<AuditLog, 'record'>;
   readonly logger: Logger;
   readonly now: () => Date;
+  /** The budgets channels declare for their callers (an A2A key's), by scope name: billed as jobs of those names. */
+  readonly callerBudgets?: Readonly<Record<string, NonNullable<Config['budgets']['job']>>>;
 }): Promise<Budgets> {
   const { config } = options;
   const ledger = createUsageLedger({
@@ -64,7 +66,10 @@ export async function createBudgets(options: {
     prices: config.prices,
     holdTtlMs: config.agent.turnTimeoutMs + holdMarginMs,
     // Each hook's own budget, billed to its job id hook:<name>.
-    jobBudgets: Object.fromEntries(Object.entries(config.hooks).flatMap(([name, hook]) => (hook.budget === undefined ? [] : [[hookSubject(name), hook.budget]]))),
+    jobBudgets: {
+      ...Object.fromEntries(Object.entries(config.hooks).flatMap(([name, hook]) => (hook.budget === undefined ? [] : [[hookSubject(name), hook.budget]]))),
+      ...options.callerBudgets,
+    },
   });
   const display = { currency: config.budgets.currency, timezone: config.agent.timezone };
   return {

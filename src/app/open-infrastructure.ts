@@ -55,6 +55,8 @@ export async function openInfrastructure(input: {
   readonly messagesFor: (channel: string) => Messages;
   /** A parked turn was put back: queue it again (the journal's redrive and the resumption sweep). */
   readonly requeued: () => void;
+  /** The budgets channels declare for their callers, by scope name. */
+  readonly callerBudgets?: Readonly<Record<string, NonNullable<Config['budgets']['job']>>>;
 }): Promise<Infrastructure> {
   const { config, logger, now, lifecycle } = input;
   const store = await createStore({
@@ -75,7 +77,7 @@ export async function openInfrastructure(input: {
       telemetry.emitAudit(entry);
     },
   };
-  const budgets = await createBudgets({ config, store, telemetry, audit, logger, now });
+  const budgets = await createBudgets({ config, store, telemetry, audit, logger, now, ...(input.callerBudgets === undefined ? {} : { callerBudgets: input.callerBudgets }) });
   lifecycle.defer('budgets', async () => {
     await budgets.control.ledger.flush();
     await budgets.close();

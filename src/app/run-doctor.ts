@@ -74,7 +74,7 @@ export async function runDoctor(parsed: ParsedArguments, adapters: readonly Chan
     ...describeHooks(config, adapters.map((adapter) => adapter.name)),
     ...(isClusterStore(config.storage.url) ? describeClusterRoles(configuredChannels(config, adapters)) : []),
     ...describeMcpServers(config, mcp),
-    ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name)], scopes),
+    ...describeToolSets(config, [...builtinTools.map((tool) => tool.name), ...mcp.tools.map((tool) => tool.name), ...Object.keys(config.a2a.peers).map((peer) => `a2a__${peer}`)], scopes),
     describeExecSandboxLine({ sandbox, execOffered: execOffered(config, scopes), probe }),
     ...describeBudgets(config),
   ];

@@ -19,6 +19,12 @@ export type ApprovalSurface = {
   readonly reachesApproversByUserId: boolean;
 };
 
+/** A caller's own tool selection and budget (a channel's key for another system). */
+export type CallerScope = {
+  readonly tools: Partial<ToolSelection>;
+  readonly budget?: NonNullable<Config['budgets']['job']>;
+};
+
 /** What a channel declares about itself, read from config: the core asks these instead of naming channels. */
 export type ChannelTraits = {
   readonly locale: Locale;
@@ -28,6 +34,11 @@ export type ChannelTraits = {
   readonly approvals?: ApprovalSurface;
   /** Its own tool selection (`channels.<name>.tools`), when it has one. */
   readonly tools?: Partial<ToolSelection>;
+  /**
+   * Its callers' own tools and budgets, by scope name (`<channel>:<caller>`, e.g. an A2A key's): an event naming a scope
+   * (`toolScope`) runs with its tools, and its model calls count as the job of that name against its budget.
+   */
+  readonly callerScopes?: Readonly<Record<string, CallerScope>>;
   /** It serves routes its platform reaches from outside (a webhook mode): the HTTP gateway is then public. */
   readonly publicRoutes?: boolean;
   /** Its platform's limits: message length, download size, when the bot may write first (absent: none beyond `media`, any time). */

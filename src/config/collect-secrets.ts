@@ -20,6 +20,8 @@ export function collectSecrets(config: Config, channels: readonly ChannelConfigS
       [...Object.entries(server.headers), ...Object.entries(server.env)].filter(([name]) => isSecretName(name)).flatMap(([, value]) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')]),
     ),
     ...config.mcp.serve.keys.map((entry) => entry.key),
+    // A2A peer headers carry the peer's key: every value counts as a secret.
+    ...Object.values(config.a2a.peers).flatMap((peer) => Object.values(peer.headers).flatMap((value) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')])),
     // OTLP headers carry a vendor's API key (Honeycomb, Langfuse): every value counts as a secret.
     ...Object.values(parseOtlpHeaders(config.tracing.headers ?? '')).flatMap((value) => [value, value.replace(/^(Bearer|Basic)\s+/i, '')]),
   ];

@@ -6,6 +6,7 @@ import { mcpServeSchema } from './mcp-serve-schema.js';
 import { memorySchema } from './memory-config-schema.js';
 import { hooksSchema } from './hooks-config-schema.js';
 import { toolSelectionSchema } from './tool-selection-schema.js';
+import { a2aSchema } from './a2a-schema.js';
 import { tracingSchema } from './tracing-schema.js';
 
 export { toolSelectionSchema } from './tool-selection-schema.js';
@@ -329,6 +330,7 @@ export const coreConfigSchema = z.strictObject({
     })
     .prefault({})
     .describe('Model Context Protocol servers, as governed tools.'),
+  a2a: a2aSchema.describe('Agent2Agent (A2A) peers: other agents as governed tools a2a__<name>.'),
   memory: memorySchema,
   budgets: budgetsSchema.describe('Spend controls: token and cost budgets per chat, user, job and overall, per day and month, and a ceiling per turn. Off unless set.'),
   prices: z

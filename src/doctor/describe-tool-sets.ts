@@ -13,7 +13,7 @@ export function describeToolSets(config: Config, registeredNames: readonly strin
   const groups = new Map<string, { names: string[]; label: string; tools: string[] }>();
   const warnings = new Set<string>();
   for (const scope of scopes) {
-    const resolved = resolveToolSet({ global: config.tools, channel: scope.channel, externalPrefixes: Object.keys(config.mcp.servers).map((name) => `${name}__`) }, registeredNames);
+    const resolved = resolveToolSet({ global: config.tools, channel: scope.channel, externalPrefixes: [...Object.keys(config.mcp.servers).map((name) => `${name}__`), 'a2a__'] }, registeredNames);
     for (const warning of resolved.warnings) warnings.add(warning);
     const tools = [...resolved.names].sort();
     const label = selectionLabel(config.tools, scope.channel);

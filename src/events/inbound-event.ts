@@ -60,6 +60,12 @@ export type MessageReceived = Envelope & {
    * caller's choice). Set by the channel adapter; budgets count the turn for user and chat `<channel>:<billedTo>`.
    */
   readonly billedTo?: string;
+  /**
+   * The caller scope the turn runs in instead of its channel's: one the channel declares in its traits (`callerScopes`,
+   * e.g. an A2A key's): its tools, and its budget as the job of that name. Set by the channel adapter from the caller
+   * it authenticated, never from a payload.
+   */
+  readonly toolScope?: string;
 };
 
 /** A button press (or a numbered reply) answering an approval card or a question. */

@@ -15,6 +15,8 @@ export type ElicitationMessages = {
   readonly words: ElicitationWords;
   /** The first line of every question: the server by name, and its message. */
   readonly asks: (server: string, message: string) => string;
+  /** The same for another agent (a peer over A2A) that asks. */
+  readonly agentAsks: (agent: string, message: string) => string;
   readonly notAccepted: (reason: string) => string;
   readonly optional: string;
   readonly defaultIs: (value: string) => string;
@@ -25,6 +27,8 @@ export type ElicitationMessages = {
   readonly orReply: (words: string) => string;
   /** The line after the last answer: what went to the server. */
   readonly sentToServer: (server: string, summary: string) => string;
+  /** The same for another agent. */
+  readonly sentToAgent: (agent: string, summary: string) => string;
   /** Why an answer was not accepted. */
   readonly reasons: {
     readonly replyAcceptDeclineCancel: string;
@@ -51,6 +55,7 @@ export type ElicitationMessages = {
 export const englishElicitationMessages: ElicitationMessages = {
   words: { decline: 'Decline', cancel: 'Cancel', skip: 'Skip', accept: 'Accept', acceptRest: 'Accept the rest as default', yes: 'Yes', no: 'No', useDefault: 'Use default' },
   asks: (server, message) => `The MCP server "${server}" asks: ${message}`,
+  agentAsks: (agent, message) => `The agent "${agent}" asks: ${message}`,
   notAccepted: (reason) => `That answer was not accepted: ${reason}. Please answer again.`,
   optional: ' (optional)',
   defaultIs: (value) => ` (default: ${value})`,
@@ -60,6 +65,7 @@ export const englishElicitationMessages: ElicitationMessages = {
   typeChoices: (labels) => `Type your choices separated by commas: ${labels}.`,
   orReply: (words) => `Or reply ${words}.`,
   sentToServer: (server, summary) => `Sent to the MCP server "${server}": ${summary}`,
+  sentToAgent: (agent, summary) => `Sent to the agent "${agent}": ${summary}`,
   reasons: {
     replyAcceptDeclineCancel: 'reply Accept, Decline or Cancel',
     yesOrNo: 'answer yes or no',
@@ -85,6 +91,7 @@ export const englishElicitationMessages: ElicitationMessages = {
 export const chineseElicitationMessages: ElicitationMessages = {
   words: { decline: '拒绝', cancel: '取消', skip: '跳过', accept: '接受', acceptRest: '其余用默认值', yes: '是', no: '否', useDefault: '用默认值' },
   asks: (server, message) => `MCP 服务「${server}」询问：${message}`,
+  agentAsks: (agent, message) => `智能体「${agent}」询问：${message}`,
   notAccepted: (reason) => `这个回答未被接受：${reason}。请重新回答。`,
   optional: '（可选）',
   defaultIs: (value) => `（默认：${value}）`,
@@ -94,6 +101,7 @@ export const chineseElicitationMessages: ElicitationMessages = {
   typeChoices: (labels) => `请输入你的选择，用逗号分隔：${labels}。`,
   orReply: (words) => `或回复 ${words}。`,
   sentToServer: (server, summary) => `已发送给 MCP 服务「${server}」：${summary}`,
+  sentToAgent: (agent, summary) => `已发送给智能体「${agent}」：${summary}`,
   reasons: {
     replyAcceptDeclineCancel: '请回复 接受、拒绝 或 取消',
     yesOrNo: '请回答 是 或 否',

@@ -7,8 +7,10 @@
 export type ElicitationForm = {
   /** Per call, per request: names the suspension's live request in this process. */
   readonly elicitationId: string;
-  /** The MCP server that asks (shown with every message). */
+  /** The MCP server that asks (shown with every message), or the agent when `asker` is `agent`. */
   readonly server: string;
+  /** Who asks: an MCP server (the default) or another agent (a peer over A2A); only the wording differs. */
+  readonly asker?: 'server' | 'agent';
   readonly message: string;
   /** The requested schema as the server sent it (`type: object`, `properties`, `required`). */
   readonly requestedSchema: Readonly<Record<string, unknown>>;

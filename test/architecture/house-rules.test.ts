@@ -31,6 +31,7 @@ const sdkHomes: Readonly<Record<string, readonly string[]>> = {
   openai: ['src/agent/providers/openai/'],
   '@anthropic-ai/sdk': ['src/agent/providers/anthropic/'],
   '@modelcontextprotocol/client': ['tools/mcp/'],
+  '@a2a-js/sdk': ['channels/a2a-server/', 'tools/a2a/'],
   '@modelcontextprotocol/server': ['src/mcp-server/'],
   ajv: ['tools/mcp/'],
   re2js: ['tools/mcp/'],

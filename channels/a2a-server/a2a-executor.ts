@@ -1,0 +1,74 @@
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus } from '@a2a-js/sdk/server';
+import { TaskState } from '@a2a-js/sdk';
+import type { Emit } from '../../src/events/channel.js';
+import { createId } from '../../src/events/create-id.js';
+import type { Logger } from '../../src/logging/create-logger.js';
+import type { A2aServerStrings } from './a2a-server-strings.js';
+import { ownerOf } from './a2a-task-store.js';
+import { agentMessage, changeFor, newTask, taskStatus, textOfParts } from './task-events.js';
+import type { TaskTurns } from './task-turns.js';
+import { taskChatId, taskToEvent } from './to-event.js';
+
+/** What the executor is built from. */
+export type A2aExecutorOptions = {
+  readonly channel: string;
+  readonly turns: TaskTurns;
+  readonly strings: A2aServerStrings;
+  /** The bus intake, once the channel has started. */
+  readonly emit: () => Emit | undefined;
+  readonly now: () => Date;
+  readonly logger: Logger;
+  /** The context of a stored task, for a cancel after the executor returned. */
+  readonly contextOf: (taskId: string) => Promise<string | undefined>;
+};
+
+/**
+ * The SDK's AgentExecutor over echo-agent's bus: each message is queued as an unattended turn in the task's own chat
+ * (durable, journaled like any turn) and the executor waits for how it comes out: an answer completes the task, a
+ * failure fails it, a card or question for a person leaves it `input-required` (the channel finishes it when the turn
+ * continues), a cancel cancels it.
+ */
+export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
+  // Tasks whose executor still waits, with their chat and context, for cancels (the SDK names the task only).
+  const unanswered = new Map<string, { readonly chatId: string; readonly contextId: string }>();
+  return {
+    async execute(context, bus) {
+      const now = options.now();
+      const task = { taskId: context.taskId, contextId: context.contextId };
+      bus.publish(AgentEvent.task(context.task ?? newTask({ ...task, message: context.userMessage, now })));
+      const text = textOfParts(context.userMessage.parts);
+      if (text === '') {
+        bus.publish(AgentEvent.statusUpdate({ ...task, status: taskStatus(TaskState.TASK_STATE_REJECTED, agentMessage(task, options.strings.noText), now), metadata: undefined }));
+        return;
+      }
+      const owner = ownerOf(context.context);
+      const chatId = taskChatId(owner, context.taskId);
+      unanswered.set(context.taskId, { chatId, contextId: context.contextId });
+      bus.publish(AgentEvent.statusUpdate({ ...task, status: taskStatus(TaskState.TASK_STATE_WORKING, undefined, now), metadata: undefined }));
+      const outcome = options.turns.wait(chatId);
+      const emit = options.emit();
+      const emitted = emit ? await emit(taskToEvent({ channel: options.channel, runId: createId(), owner, taskId: context.taskId, text, now })) : ({ accepted: false, reason: 'closed' } as const);
+      if (!emitted.accepted) options.turns.settle(chatId, { kind: 'answered', failed: true, text: options.strings.notQueued(emitted.reason) });
+      else options.logger.info({ taskId: context.taskId, owner }, 'A2A task queued');
+      const settled = await outcome;
+      // A cancel published its own status on the bus already.
+      if (settled.kind === 'canceled') return;
+      publishChange(bus, task, changeFor(settled, task, options.now()));
+      unanswered.delete(context.taskId);
+    },
+    async cancelTask(taskId, bus) {
+      const known = unanswered.get(taskId);
+      unanswered.delete(taskId);
+      if (known !== undefined) options.turns.settle(known.chatId, { kind: 'canceled' });
+      // The turn itself runs on (its answer is then dropped): a task cancels the caller's wait, not work under way.
+      const contextId = known?.contextId ?? (await options.contextOf(taskId)) ?? '';
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: taskStatus(TaskState.TASK_STATE_CANCELED, undefined, options.now()), metadata: undefined }));
+    },
+  };
+}
+
+/** Publishes an outcome on a task's bus: the answer artifact first, then the status. */
+export function publishChange(bus: ExecutionEventBus, task: { readonly taskId: string; readonly contextId: string }, change: ReturnType<typeof changeFor>): void {
+  if (change.artifact !== undefined) bus.publish(AgentEvent.artifactUpdate({ ...task, artifact: change.artifact, append: false, lastChunk: true, metadata: undefined }));
+  bus.publish(AgentEvent.statusUpdate({ ...task, status: change.status, metadata: undefined }));
+}
