@@ -47,6 +47,8 @@ export interface ApprovalsService {
     readonly deciderName: string;
     readonly choice: ApprovalChoice;
     readonly reason?: string;
+    /** Where the decision was made when not in a chat: `console` (the web console); stored on the record and audited. */
+    readonly via?: 'console';
   }): Promise<DecisionResult>;
   /** Pending approvals this person may decide, newest first. */
   listDecidableBy(deciderId: string, channel: string): Promise<readonly PendingApproval[]>;
@@ -127,7 +129,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
     async attachCard(id, card) {
       await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card] } : current));
     },
-    async decide({ id, deciderId, deciderChannel, deciderName, choice, reason }) {
+    async decide({ id, deciderId, deciderChannel, deciderName, choice, reason, via }) {
       let refusal: DecisionRefusal | undefined;
       const updated = await options.approvals.update(id, (current) => {
         if (!current) {
@@ -153,9 +155,10 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
           return current;
         }
         const decidedAt = now().toISOString();
+        const where = via === undefined ? {} : { decidedVia: via };
         return choice === 'deny'
-          ? { ...current, status: 'denied', decidedBy: deciderName, decidedAt, denialReason: reason }
-          : { ...current, status: 'approved', scope: choice, decidedBy: deciderName, decidedAt };
+          ? { ...current, status: 'denied', decidedBy: deciderName, decidedAt, denialReason: reason, ...where }
+          : { ...current, status: 'approved', scope: choice, decidedBy: deciderName, decidedAt, ...where };
       });
       if (refusal) {
         if (refusal.code === 'expired') await removeFromIndex(id);
@@ -176,6 +179,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
         tool: updated.toolName,
         outcome: updated.status === 'approved' ? `approved:${updated.scope}` : 'denied',
         decidedBy: deciderName,
+        ...(via === undefined ? {} : { via }),
       });
       return { ok: true, approval: updated };
     },

@@ -51,6 +51,8 @@ export type PendingApproval = {
   readonly decidedBy?: string;
   readonly decidedAt?: string;
   readonly denialReason?: string;
+  /** Set when the decision was made outside a chat: `console` (the web console); the cards say so. */
+  readonly decidedVia?: 'console';
   /** Set on a budget's soft-limit card only: its choices mean continue (`once`) or stop (`deny`) for this period. */
   readonly budgetPeriod?: 'daily' | 'monthly';
   /** Absent until the decided approval's turn starts resuming. */
