@@ -24,7 +24,7 @@ export interface ConsoleLinks {
 export const linkLifetimeMs = 10 * 60_000;
 /** A used or stale link's record is kept this long past its expiry, so opening it again says why it fails. */
 const keepAfterExpiryMs = 60 * 60_000;
-const tokenShape = /^[A-Za-z0-9_-]{20,100}$/;
+const tokenShape = /^[0-9a-f]{64}$/;
 
 /** Creates the link book over a store namespace (survives restarts, shared by every instance of a cluster). */
 export function createConsoleLinks(options: { readonly links: KeyValueNamespace<StoredConsoleLink>; readonly now: () => Date; readonly lifetimeMs?: number }): ConsoleLinks {

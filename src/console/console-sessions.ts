@@ -23,7 +23,7 @@ export interface ConsoleSessions {
   close(session: ConsoleSession): Promise<void>;
 }
 
-const cookieShape = /^[A-Za-z0-9_-]{43}$/;
+const cookieShape = /^[0-9a-f]{64}$/;
 
 /** Creates the session book over a store namespace (survives restarts, shared across a cluster). */
 export function createConsoleSessions(options: { readonly sessions: KeyValueNamespace<StoredConsoleSession>; readonly now: () => Date; readonly lifetimeMs: number }): ConsoleSessions {

@@ -1,8 +1,11 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** A new random secret for a link, a session cookie or a CSRF token: 32 bytes, base64url (43 characters). */
+/**
+ * A new random secret for a link, a session cookie or a CSRF token: 32 bytes as 64 hex digits (no `_` or `*` a chat's
+ * Markdown would eat from a link).
+ */
 export function createSecretToken(): string {
-  return randomBytes(32).toString('base64url');
+  return randomBytes(32).toString('hex');
 }
 
 /** The SHA-256 of a secret, hex: what the store keeps of links and sessions, so a copy of the store opens nothing. */
