@@ -12,6 +12,8 @@ export type ApprovalRequestInput = Pick<
   'toolName' | 'risk' | 'input' | 'argumentsHash' | 'summary' | 'reason' | 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin' | 'budgetPeriod'
 > & {
   readonly choices?: readonly ApprovalChoice[];
+  /** The trace of the turn that asked: its audit entries join the turn's (the web console's activity view). */
+  readonly traceId?: string;
   /** The id to use (an MCP caller's request maps to it before the record exists); default a new short id. */
   readonly id?: string;
 };
@@ -116,6 +118,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       options.audit.record({
         kind: 'approval-requested',
         approvalId: approval.id,
+        ...(input.traceId === undefined ? {} : { traceId: input.traceId }),
         sessionKey: input.sessionKey,
         userId: input.requester.id,
         channel: input.channel,
@@ -173,6 +176,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       options.audit.record({
         kind: 'approval-decided',
         approvalId: id,
+        ...(updated.traceId === undefined ? {} : { traceId: updated.traceId }),
         sessionKey: updated.sessionKey,
         userId: deciderId,
         channel: updated.channel,

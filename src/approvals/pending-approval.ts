@@ -53,6 +53,8 @@ export type PendingApproval = {
   readonly denialReason?: string;
   /** Set when the decision was made outside a chat: `console` (the web console); the cards say so. */
   readonly decidedVia?: 'console';
+  /** The trace of the turn that asked, when known: its audit entries carry it. */
+  readonly traceId?: string;
   /** Set on a budget's soft-limit card only: its choices mean continue (`once`) or stop (`deny`) for this period. */
   readonly budgetPeriod?: 'daily' | 'monthly';
   /** Absent until the decided approval's turn starts resuming. */
