@@ -50,11 +50,17 @@ const notNeededAtStart = [
 
 /** Starts `npm start` with the module recorder until its ready line; the packages it loaded. */
 async function packagesLoadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<Set<string>> {
+  const loaded = await modulesLoadedAtStart(name, environment);
+  return new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+}
+
+/** Starts `npm start` with the module recorder until its ready line; the URL of every module it loaded. */
+async function modulesLoadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<string[]> {
     const log = join(folder, `${name}.log`);
     const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
       cwd: repositoryRoot,
       env: {
-        ...environmentWithout('TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
+        ...environmentWithout('CONSOLE_ENABLED', 'TELEGRAM_BOT_TOKEN', 'WECHAT_ENABLED', 'WEBHOOK_SECRET', 'ECHO_CONFIG', 'ECHO_STORAGE_URL', 'NODE_OPTIONS', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT'),
         OPENAI_BASE_URL: model.url,
         ECHO_DATA_DIR: join(folder, 'data'),
         GATEWAY_PORT: '0',
@@ -75,8 +81,7 @@ async function packagesLoadedAtStart(name: string, environment: Readonly<Record<
       child.kill('SIGTERM');
       await exited;
     }
-    const loaded = readFileSync(log, 'utf8').split('\n');
-    return new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? []));
+    return readFileSync(log, 'utf8').split('\n');
 }
 
 describe('npm start loads only what is configured', () => {
@@ -94,5 +99,11 @@ describe('npm start loads only what is configured', () => {
     const packages = await packagesLoadedAtStart('modules-traced', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
     expect(packages).toContain('@opentelemetry/sdk-trace-base');
     expect(packages).toContain('@opentelemetry/exporter-trace-otlp-http');
+  }, 60_000);
+
+  it('loads nothing of the web console while it is off, and mounts it once CONSOLE_ENABLED=true', async () => {
+    const consoleFiles = (urls: readonly string[]) => urls.filter((url) => url.includes('/dist/src/console/'));
+    expect(consoleFiles(await modulesLoadedAtStart('modules-console-off'))).toEqual([]);
+    expect(consoleFiles(await modulesLoadedAtStart('modules-console-on', { CONSOLE_ENABLED: 'true' }))).toEqual(expect.arrayContaining([expect.stringContaining('/dist/src/console/create-console-routes.js')]));
   }, 60_000);
 });
