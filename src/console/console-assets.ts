@@ -24,7 +24,7 @@ dt { color: var(--muted); }
 dd { margin: 0; overflow-wrap: anywhere; }
 pre { background: var(--bg); border: 1px solid var(--line); border-radius: .4rem; padding: .5rem; overflow-x: auto; white-space: pre-wrap; word-break: break-word; font-size: .85rem; margin: 0; }
 .actions { display: flex; flex-wrap: wrap; gap: .5rem; margin-top: .6rem; }
-form.inline { display: inline; }
+form.inline { display: inline-flex; flex-wrap: wrap; gap: .5rem; }
 button { font: inherit; padding: .45rem 1rem; border-radius: .4rem; border: 1px solid var(--line); background: var(--card); color: var(--fg); cursor: pointer; min-height: 2.5rem; }
 button.approve { background: var(--ok); border-color: var(--ok); color: #fff; }
 button.deny { background: var(--bad); border-color: var(--bad); color: #fff; }

@@ -45,7 +45,7 @@ export async function renderConsolePage(input: {
       case 'activity': {
         const entries = (await deps.audit.recent(activityEntries)).filter((entry) => viewerSees(viewer, { channel: entry.channel, userId: entry.userId, sessionKey: entry.sessionKey }));
         const turns = groupTurns(entries);
-        const filter: TurnFilter = { channel: request.query.channel || undefined, user: request.query.user || undefined, kind: request.query.kind || undefined, outcome: request.query.outcome || undefined };
+        const filter: TurnFilter = { channel: request.query.channel || undefined, user: request.query.user || undefined, origin: request.query.origin || undefined, kind: request.query.kind || undefined, outcome: request.query.outcome || undefined };
         const openTurn = request.query.turn === undefined ? undefined : turns.find((turn) => turn.id === request.query.turn);
         const channels = [...new Set(turns.map((turn) => turn.channel).filter((channel): channel is string => channel !== undefined))].sort();
         const kinds = [...new Set(entries.map((entry) => entry.kind))].sort();

@@ -14,10 +14,18 @@ export type RecordedTurn = {
   readonly entries: readonly RecordedEntry[];
   /** `failed` when a step failed, `waiting` while an approval is open, `denied` when one was refused, else `ok`. */
   readonly outcome: 'ok' | 'failed' | 'denied' | 'waiting';
+  /** What started it, as far as the audit log tells: a schedule or a hook (their turns' user ids), else a message. */
+  readonly origin: TurnOrigin;
 };
 
+/** What started a turn, as the activity view tells it apart. */
+export type TurnOrigin = 'message' | 'schedule' | 'hook';
+
+/** The origins the activity filter offers. */
+export const turnOrigins: readonly TurnOrigin[] = ['message', 'schedule', 'hook'];
+
 /** Filters the activity view offers; each matches exactly, empty means any. */
-export type TurnFilter = { readonly channel?: string; readonly user?: string; readonly kind?: string; readonly outcome?: string };
+export type TurnFilter = { readonly channel?: string; readonly user?: string; readonly origin?: string; readonly kind?: string; readonly outcome?: string };
 
 /** Groups audit entries into turns, newest first: by trace id, else by approval id, else alone. Pure. */
 export function groupTurns(entries: readonly RecordedEntry[]): readonly RecordedTurn[] {
@@ -37,9 +45,17 @@ export function groupTurns(entries: readonly RecordedEntry[]): readonly Recorded
       sessionKey: group.find((entry) => entry.sessionKey !== undefined)?.sessionKey,
       entries: group,
       outcome: outcomeOf(group),
+      origin: originOf(group.find((entry) => entry.userId !== undefined)?.userId),
     };
   });
   return turns.sort((left, right) => right.endedAt.localeCompare(left.endedAt));
+}
+
+function originOf(userId: string | undefined): TurnOrigin {
+  // A scheduled turn runs as `schedule:<job>`, a hook's as `hook:<name>` (src/agent/create-agent-runtime.ts, hook-subject.ts).
+  if (userId?.startsWith('schedule:')) return 'schedule';
+  if (userId?.startsWith('hook:')) return 'hook';
+  return 'message';
 }
 
 function outcomeOf(group: readonly RecordedEntry[]): RecordedTurn['outcome'] {
@@ -56,6 +72,7 @@ export function filterTurns(turns: readonly RecordedTurn[], filter: TurnFilter):
     (turn) =>
       (!filter.channel || turn.channel === filter.channel) &&
       (!filter.user || turn.userId === filter.user) &&
+      (!filter.origin || turn.origin === filter.origin) &&
       (!filter.kind || turn.entries.some((entry) => entry.kind === filter.kind)) &&
       (!filter.outcome || turn.outcome === filter.outcome),
   );

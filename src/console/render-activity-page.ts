@@ -1,7 +1,7 @@
 import type { ConsoleStrings } from './console-strings.js';
 import type { ConsoleViewer } from './console-viewer.js';
 import { escapeHtml } from './escape-html.js';
-import type { RecordedEntry, RecordedTurn, TurnFilter } from './group-turns.js';
+import { type RecordedEntry, type RecordedTurn, type TurnFilter, turnOrigins } from './group-turns.js';
 
 const outcomes = ['ok', 'failed', 'denied', 'waiting'] as const;
 
@@ -22,13 +22,14 @@ export function renderActivityPage(input: { readonly strings: ConsoleStrings; re
   const filters = `<form class="filters" method="get" action="/console/activity">
 ${select('channel', words.channel, input.channels, input.filter.channel)}
 <label>${escapeHtml(words.user)}<input name="user" value="${escapeHtml(input.filter.user ?? '')}" size="10"></label>
-${select('kind', words.origin, input.kinds, input.filter.kind)}
+${select('origin', words.origin, turnOrigins, input.filter.origin)}
+${select('kind', words.kind, input.kinds, input.filter.kind)}
 ${select('outcome', words.outcome, outcomes, input.filter.outcome)}
 <button type="submit">${escapeHtml(words.filter)}</button>
 </form>`;
   const detail = input.openTurn
     ? `<section class="card" id="turn"><h3>${escapeHtml(words.turn)} <code>${escapeHtml(input.openTurn.id)}</code></h3>
-<dl><dt>${escapeHtml(words.channel)}</dt><dd>${escapeHtml(input.openTurn.sessionKey ?? input.openTurn.channel ?? '')}</dd><dt>${escapeHtml(words.user)}</dt><dd>${escapeHtml(input.openTurn.userId ?? '')}</dd><dt>${escapeHtml(words.outcome)}</dt><dd>${escapeHtml(input.openTurn.outcome)}</dd></dl>
+<dl><dt>${escapeHtml(words.channel)}</dt><dd>${escapeHtml(input.openTurn.sessionKey ?? input.openTurn.channel ?? '')}</dd><dt>${escapeHtml(words.user)}</dt><dd>${escapeHtml(input.openTurn.userId ?? '')}</dd><dt>${escapeHtml(words.origin)}</dt><dd>${escapeHtml(input.openTurn.origin)}</dd><dt>${escapeHtml(words.outcome)}</dt><dd>${escapeHtml(input.openTurn.outcome)}</dd></dl>
 <table><thead><tr><th>${escapeHtml(words.when)}</th><th>${escapeHtml(words.steps)}</th></tr></thead><tbody>${input.openTurn.entries
         .map(
           (entry) =>
