@@ -75,6 +75,14 @@ export async function wireConsole(input: {
         const fired = await input.scheduler.control.runNow(jobId);
         return fired.ok ? { ok: true } : { ok: false, reason: fired.error };
       },
+      pause: async (jobId, by) => {
+        const paused = await input.scheduler.control.pause(jobId, by);
+        return paused.ok ? { ok: true } : { ok: false, reason: paused.error };
+      },
+      resume: async (jobId) => {
+        const resumed = await input.scheduler.control.resume(jobId);
+        return resumed.ok ? { ok: true } : { ok: false, reason: resumed.error };
+      },
       remove: async (jobId) => {
         const cancelled = await input.scheduler.scheduler.cancel(jobId);
         return cancelled.ok ? { ok: true } : { ok: false, reason: cancelled.error };

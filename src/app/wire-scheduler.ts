@@ -6,8 +6,8 @@ import type { SchedulerPort } from '../scheduling/scheduled-job.js';
 export type WiredScheduler = {
   readonly scheduler: SchedulerPort;
   readonly wired: WiredChannel & { readonly on: true };
-  /** Every stored job with its runs, and firing one now (the web console's schedules page). */
-  readonly control: Pick<Scheduler, 'jobs' | 'runNow'>;
+  /** Every stored job with its runs, firing one now, pausing and resuming (the web console's schedules page). */
+  readonly control: Pick<Scheduler, 'jobs' | 'runNow' | 'pause' | 'resume'>;
 };
 
 /** Builds the core scheduler (every mode, beside the channels, never one of them); it starts after every channel. */

@@ -10,7 +10,7 @@ export type ConsoleActionName = 'decide' | 'parked' | 'schedule';
 
 const decideForm = z.object({ id: z.string().min(1).max(100), choice: z.enum(['once', 'session', 'always', 'deny']), reason: z.string().max(500).optional() });
 const parkedForm = z.object({ id: z.string().min(1).max(100), action: z.enum(['retry', 'drop']) });
-const scheduleForm = z.object({ id: z.string().min(1).max(200), action: z.enum(['run', 'delete']) });
+const scheduleForm = z.object({ id: z.string().min(1).max(200), action: z.enum(['run', 'pause', 'resume', 'delete']) });
 
 /** What an action ended in: a redirect to its page with a fixed flash code, or a refusal to show. */
 export type ActionOutcome = { readonly ok: true; readonly response: HttpResponse } | { readonly ok: false; readonly refusal: 'not-approver' | 'bad-form' };
@@ -39,11 +39,27 @@ export async function runConsoleAction(deps: ConsoleDependencies, viewer: Consol
       if (!viewer.isApprover) return { ok: false, refusal: 'not-approver' };
       const form = scheduleForm.safeParse(fields);
       if (!form.success) return { ok: false, refusal: 'bad-form' };
-      const result = form.data.action === 'run' ? await deps.schedules.runNow(form.data.id) : await deps.schedules.remove(form.data.id);
+      const result = await scheduleOperation(deps, form.data.action, form.data.id, `${viewer.person.displayName} (console)`);
       deps.logger.info({ jobId: form.data.id, action: form.data.action, by: `${viewer.person.channel}:${viewer.person.userId}`, ok: result.ok, via: 'console' }, 'schedule changed from the console');
       return { ok: true, response: redirectTo(`/console/schedules?done=${result.ok ? `schedule-${form.data.action}` : 'schedule-failed'}`) };
     }
     default:
       return assertNever(action, 'console action');
+  }
+}
+
+/** One operation on a job, by its form's action. */
+function scheduleOperation(deps: ConsoleDependencies, action: 'run' | 'pause' | 'resume' | 'delete', jobId: string, by: string) {
+  switch (action) {
+    case 'run':
+      return deps.schedules.runNow(jobId);
+    case 'pause':
+      return deps.schedules.pause(jobId, by);
+    case 'resume':
+      return deps.schedules.resume(jobId);
+    case 'delete':
+      return deps.schedules.remove(jobId);
+    default:
+      return assertNever(action, 'schedule action');
   }
 }

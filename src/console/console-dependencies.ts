@@ -13,11 +13,19 @@ import type { ScheduledJob, JobRun } from '../scheduling/scheduled-job.js';
 import type { KeyValueNamespace, Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 
-/** What the schedules page may do: list every job, fire one now, delete one (the scheduler's own operations). */
+/** A job as the schedules page lists it: the port's view plus its run history and pause. */
+export type ConsoleJob = ScheduledJob & { readonly done?: boolean; readonly recentRuns?: readonly JobRun[]; readonly paused?: { readonly by: string; readonly at: string } };
+
+/** What an operation on a job found. */
+export type JobOperation = { readonly ok: boolean; readonly reason?: string };
+
+/** What the schedules page may do: list every job, fire one now, pause, resume or delete one (the scheduler's own operations). */
 export type ConsoleSchedules = {
-  jobs(): Promise<readonly (ScheduledJob & { readonly done?: boolean; readonly recentRuns?: readonly JobRun[] })[]>;
-  runNow(jobId: string): Promise<{ readonly ok: boolean; readonly reason?: string }>;
-  remove(jobId: string): Promise<{ readonly ok: boolean; readonly reason?: string }>;
+  jobs(): Promise<readonly ConsoleJob[]>;
+  runNow(jobId: string): Promise<JobOperation>;
+  pause(jobId: string, by: string): Promise<JobOperation>;
+  resume(jobId: string): Promise<JobOperation>;
+  remove(jobId: string): Promise<JobOperation>;
 };
 
 /** Everything the web console reads and acts through, handed in by the composition root (all existing services). */

@@ -28,8 +28,8 @@ export type ConsoleStrings = {
   readonly login: Readonly<Record<'unknown' | 'expired' | 'used', string>> & { readonly again: string; readonly intro: string; readonly confirm: string };
   readonly activity: { readonly filter: string; readonly any: string; readonly channel: string; readonly user: string; readonly origin: string; readonly kind: string; readonly outcome: string; readonly when: string; readonly what: string; readonly none: string; readonly turn: string; readonly steps: string; readonly duration: string };
   readonly usage: { readonly perDay: string; readonly today: string; readonly tokens: string; readonly cost: string; readonly calls: string; readonly byUser: string; readonly byChat: string; readonly byJob: string; readonly budgets: string; readonly limit: string; readonly none: string };
-  readonly schedules: { readonly none: string; readonly schedule: string; readonly next: string; readonly lastRun: string; readonly runNow: string; readonly remove: string; readonly target: string; readonly prompt: string; readonly done: (action: string) => string; readonly failed: (reason: string) => string };
-  readonly health: { readonly status: string; readonly channels: string; readonly mcp: string; readonly instance: string; readonly leads: string; readonly queue: string; readonly store: string; readonly parked: string; readonly noParked: string; readonly retry: string; readonly drop: string; readonly parkedDone: (action: string, id: string) => string; readonly uptime: string };
+  readonly schedules: { readonly none: string; readonly schedule: string; readonly next: string; readonly lastRun: string; readonly runNow: string; readonly pause: string; readonly resume: string; readonly pausedBy: (who: string, when: string) => string; readonly remove: string; readonly target: string; readonly prompt: string; readonly done: (action: string) => string; readonly failed: string };
+  readonly health: { readonly status: string; readonly channels: string; readonly mcp: string; readonly instance: string; readonly leads: string; readonly queue: string; readonly store: string; readonly parked: string; readonly noParked: string; readonly retry: string; readonly drop: string; readonly parkedDone: (action: string) => string; readonly parkedMissing: string; readonly uptime: string };
   readonly live: string;
   readonly minutesAgo: (minutes: number) => string;
 };
@@ -80,8 +80,8 @@ const en: ConsoleStrings = {
   },
   activity: { filter: 'Filter', any: 'any', channel: 'Channel', user: 'User', origin: 'Origin', kind: 'Step', outcome: 'Outcome', when: 'When', what: 'What happened', none: 'Nothing recorded yet.', turn: 'Turn', steps: 'Steps', duration: 'Duration' },
   usage: { perDay: 'Tokens per day (last 14 days)', today: 'Today', tokens: 'Tokens', cost: 'Cost', calls: 'Model calls', byUser: 'By person (this month)', byChat: 'By chat (this month)', byJob: 'By job (this month)', budgets: 'Budgets', limit: 'limit', none: 'No usage recorded yet.' },
-  schedules: { none: 'No scheduled jobs.', schedule: 'Schedule', next: 'Next run', lastRun: 'Last run', runNow: 'Run now', remove: 'Delete', target: 'Answers in', prompt: 'Task', done: (action) => `Done: ${action}.`, failed: (reason) => `Not done: ${reason}` },
-  health: { status: 'Status', channels: 'Channels', mcp: 'MCP servers', instance: 'This instance', leads: 'Leads', queue: 'Queued events', store: 'Store', parked: 'Parked turns', noParked: 'No parked turns.', retry: 'Retry', drop: 'Drop', parkedDone: (action, id) => `${id}: ${action}.`, uptime: 'Up for' },
+  schedules: { none: 'No scheduled jobs.', schedule: 'Schedule', next: 'Next run', lastRun: 'Last run', runNow: 'Run now', pause: 'Pause', resume: 'Resume', pausedBy: (who, when) => `paused by ${who}, ${when}`, remove: 'Delete', target: 'Answers in', prompt: 'Task', done: (action) => `Done: ${action}.`, failed: 'Not done: the job is gone, spent, or already running (see its last runs).' },
+  health: { status: 'Status', channels: 'Channels', mcp: 'MCP servers', instance: 'This instance', leads: 'Leads', queue: 'Queued events', store: 'Store', parked: 'Parked turns', noParked: 'No parked turns.', retry: 'Retry', drop: 'Drop', parkedDone: (action) => `Done: ${action}.`, parkedMissing: 'That parked turn is gone (retried or dropped already).', uptime: 'Up for' },
   live: 'New activity: the page was updated.',
   minutesAgo: (minutes) => (minutes < 1 ? 'just now' : minutes < 120 ? `${minutes} min` : `${Math.round(minutes / 60)} h`),
 };
@@ -132,8 +132,8 @@ const zhCN: ConsoleStrings = {
   },
   activity: { filter: '筛选', any: '全部', channel: '渠道', user: '用户', origin: '来源', kind: '步骤', outcome: '结果', when: '时间', what: '发生了什么', none: '还没有记录。', turn: '轮次', steps: '步骤', duration: '耗时' },
   usage: { perDay: '每日令牌（最近 14 天）', today: '今天', tokens: '令牌', cost: '费用', calls: '模型调用', byUser: '按用户（本月）', byChat: '按聊天（本月）', byJob: '按任务（本月）', budgets: '预算', limit: '上限', none: '还没有用量记录。' },
-  schedules: { none: '没有定时任务。', schedule: '计划', next: '下次运行', lastRun: '上次运行', runNow: '立即运行', remove: '删除', target: '回复到', prompt: '任务', done: (action) => `完成：${action}。`, failed: (reason) => `未完成：${reason}` },
-  health: { status: '状态', channels: '渠道', mcp: 'MCP 服务器', instance: '本实例', leads: '负责', queue: '排队事件', store: '存储', parked: '搁置的轮次', noParked: '没有搁置的轮次。', retry: '重试', drop: '删除', parkedDone: (action, id) => `${id}：${action}。`, uptime: '运行时间' },
+  schedules: { none: '没有定时任务。', schedule: '计划', next: '下次运行', lastRun: '上次运行', runNow: '立即运行', pause: '暂停', resume: '恢复', pausedBy: (who, when) => `已由 ${who} 于 ${when} 暂停`, remove: '删除', target: '回复到', prompt: '任务', done: (action) => `完成：${action}。`, failed: '未完成：任务不存在、已结束或正在运行（见最近运行记录）。' },
+  health: { status: '状态', channels: '渠道', mcp: 'MCP 服务器', instance: '本实例', leads: '负责', queue: '排队事件', store: '存储', parked: '搁置的轮次', noParked: '没有搁置的轮次。', retry: '重试', drop: '删除', parkedDone: (action) => `完成：${action}。`, parkedMissing: '该搁置的轮次已不存在（已被重试或删除）。', uptime: '运行时间' },
   live: '有新活动：页面已更新。',
   minutesAgo: (minutes) => (minutes < 1 ? '刚刚' : minutes < 120 ? `${minutes} 分钟` : `${Math.round(minutes / 60)} 小时`),
 };

@@ -14,7 +14,7 @@ import { consoleSecurityHeaders, type ConsolePageName, type Flash, redirectTo, r
 
 const pages: readonly string[] = ['approvals', 'activity', 'usage', 'schedules', 'health'];
 const actions: readonly string[] = ['decide', 'parked', 'schedule'];
-const goodFlashes = new Set(['done', 'parked-retry', 'parked-drop', 'schedule-run', 'schedule-delete']);
+const goodFlashes = new Set(['done', 'parked-retry', 'parked-drop', 'schedule-run', 'schedule-pause', 'schedule-resume', 'schedule-delete']);
 
 /** The store namespaces of links and sessions (hashed keys; shared by every instance, kept across restarts). */
 export const consoleNamespaces = { links: 'console-links', sessions: 'console-sessions' } as const;
@@ -38,8 +38,10 @@ export function createConsoleRoutes(deps: ConsoleDependencies): readonly HttpRou
     if (code === undefined) return undefined;
     const decision = strings.decision[code as keyof typeof strings.decision];
     if (decision !== undefined) return { text: decision, bad: code !== 'done' };
-    if (code.startsWith('parked-')) return { text: strings.health.parkedDone(code.slice('parked-'.length), ''), bad: code === 'parked-missing' };
-    if (code.startsWith('schedule-')) return { text: code === 'schedule-failed' ? strings.schedules.failed(code) : strings.schedules.done(code.slice('schedule-'.length)), bad: !goodFlashes.has(code) };
+    if (code === 'parked-missing') return { text: strings.health.parkedMissing, bad: true };
+    if (goodFlashes.has(code) && code.startsWith('parked-')) return { text: strings.health.parkedDone(code.slice('parked-'.length)), bad: false };
+    if (code === 'schedule-failed') return { text: strings.schedules.failed, bad: true };
+    if (goodFlashes.has(code) && code.startsWith('schedule-')) return { text: strings.schedules.done(code.slice('schedule-'.length)), bad: false };
     return undefined;
   }
 

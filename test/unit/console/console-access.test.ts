@@ -19,7 +19,7 @@ import { createTelemetry } from '../../../src/telemetry/telemetry.js';
 const approver = { channel: 'chat', userId: '1001', displayName: '@boss' };
 const member = { channel: 'chat', userId: '2002', displayName: '@member' };
 
-type World = { store: Store; routes: readonly HttpRoute[]; clock: { now: Date }; audit: AuditEntry[]; approvalId: string; approvals: Store['namespace'] };
+type World = { store: Store; routes: readonly HttpRoute[]; clock: { now: Date }; audit: AuditEntry[]; approvalId: string; paused: string[] };
 const opened: Store[] = [];
 afterEach(async () => {
   while (opened.length > 0) await opened.pop()?.close();
@@ -30,6 +30,7 @@ async function createWorld(options: { readonly secure?: boolean } = {}): Promise
   opened.push(store);
   const clock = { now: new Date('2026-12-02T10:00:00.000Z') };
   const audit: AuditEntry[] = [];
+  const paused: string[] = [];
   const auditLog = { record: (entry: AuditEntry) => audit.push(entry), flush: async () => {}, recent: async () => audit.map((entry) => ({ ...entry, at: clock.now.toISOString() })) };
   const service = createApprovalsService({
     approvals: store.namespace<PendingApproval>('approvals'),
@@ -70,12 +71,21 @@ async function createWorld(options: { readonly secure?: boolean } = {}): Promise
     health: async () => {
       throw new Error('not used');
     },
-    schedules: { jobs: async () => [], runNow: async () => ({ ok: true }), remove: async () => ({ ok: true }) },
+    schedules: {
+      jobs: async () => [],
+      runNow: async () => ({ ok: true }),
+      pause: async (jobId, by) => {
+        paused.push(`${jobId} by ${by}`);
+        return { ok: true };
+      },
+      resume: async () => ({ ok: true }),
+      remove: async () => ({ ok: true }),
+    },
     telemetry: createTelemetry(),
     sessionLifetimeMs: 60 * 60_000,
     secure: options.secure ?? false,
   };
-  return { store, routes: createConsoleRoutes(deps), clock, audit, approvalId: approval.id, approvals: store.namespace };
+  return { store, routes: createConsoleRoutes(deps), clock, audit, approvalId: approval.id, paused };
 }
 
 function request(input: { method: 'GET' | 'POST'; path: string; query?: Record<string, string>; cookie?: string; form?: Record<string, string> }): HttpRequest {
@@ -196,6 +206,9 @@ describe('web console access: links, sessions, CSRF', () => {
     expect((await world.store.namespace<PendingApproval>('approvals').get(world.approvalId))?.status).toBe('pending');
     const parked = await send(world, { method: 'POST', path: '/console/act/parked', cookie: session.cookie, form: { csrf: session.csrf, id: 'x', action: 'drop' } });
     expect(parked.status).toBe(403);
+    const pause = await send(world, { method: 'POST', path: '/console/act/schedule', cookie: session.cookie, form: { csrf: session.csrf, id: 'daily', action: 'pause' } });
+    expect(pause.status).toBe(403);
+    expect(world.paused).toEqual([]);
   });
 
   it('an approver decides with the token: the record says via console and the audit entry carries via: console', async () => {
@@ -212,6 +225,11 @@ describe('web console access: links, sessions, CSRF', () => {
     expect(world.audit.find((entry) => entry.kind === 'approval-decided')).toMatchObject({ via: 'console', decidedBy: '@boss' });
     const again = await send(world, { method: 'POST', path: '/console/act/decide', cookie: session.cookie, form: { csrf: session.csrf, id: world.approvalId, choice: 'deny' } });
     expect(again.headers?.location).toBe('/console/approvals?done=already-decided');
+    const pause = await send(world, { method: 'POST', path: '/console/act/schedule', cookie: session.cookie, form: { csrf: session.csrf, id: 'daily', action: 'pause' } });
+    expect(pause.headers?.location).toBe('/console/schedules?done=schedule-pause');
+    expect(world.paused).toEqual(['daily by @boss (console)']);
+    const unknown = await send(world, { method: 'POST', path: '/console/act/schedule', cookie: session.cookie, form: { csrf: session.csrf, id: 'daily', action: 'explode' } });
+    expect(unknown.status).toBe(400);
   });
 
   it('serves only its two named assets: traversal and other names are 404', async () => {
