@@ -32,7 +32,7 @@ button.deny { background: var(--bad); border-color: var(--bad); color: #fff; }
 .flash { padding: .6rem 1rem; border-radius: .4rem; background: var(--card); border-left: 4px solid var(--accent); margin-bottom: 1rem; }
 .flash.bad { border-left-color: var(--bad); }
 table { width: 100%; border-collapse: collapse; background: var(--card); font-size: .9rem; }
-th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+th, td { text-align: left; padding: .35rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
 .muted { color: var(--muted); }
 .filters { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin-bottom: .8rem; }
 .filters label { display: flex; flex-direction: column; font-size: .85rem; color: var(--muted); }

@@ -14,7 +14,6 @@ import { consoleSecurityHeaders, type ConsolePageName, type Flash, redirectTo, r
 
 const pages: readonly string[] = ['approvals', 'activity', 'usage', 'schedules', 'health'];
 const actions: readonly string[] = ['decide', 'parked', 'schedule'];
-const goodFlashes = new Set(['done', 'parked-retry', 'parked-drop', 'schedule-run', 'schedule-pause', 'schedule-resume', 'schedule-delete']);
 
 /** The store namespaces of links and sessions (hashed keys; shared by every instance, kept across restarts). */
 export const consoleNamespaces = { links: 'console-links', sessions: 'console-sessions' } as const;
@@ -36,13 +35,14 @@ export function createConsoleRoutes(deps: ConsoleDependencies): readonly HttpRou
 
   function flashOf(code: string | undefined): Flash | undefined {
     if (code === undefined) return undefined;
-    const decision = strings.decision[code as keyof typeof strings.decision];
+    const decision = ownString(strings.decision, code);
     if (decision !== undefined) return { text: decision, bad: code !== 'done' };
     if (code === 'parked-missing') return { text: strings.health.parkedMissing, bad: true };
-    if (goodFlashes.has(code) && code.startsWith('parked-')) return { text: strings.health.parkedDone(code.slice('parked-'.length)), bad: false };
     if (code === 'schedule-failed') return { text: strings.schedules.failed, bad: true };
-    if (goodFlashes.has(code) && code.startsWith('schedule-')) return { text: strings.schedules.done(code.slice('schedule-'.length)), bad: false };
-    return undefined;
+    const parked = code.startsWith('parked-') ? ownString(strings.health.parkedDone, code.slice('parked-'.length)) : undefined;
+    if (parked !== undefined) return { text: parked, bad: false };
+    const schedule = code.startsWith('schedule-') ? ownString(strings.schedules.done, code.slice('schedule-'.length)) : undefined;
+    return schedule === undefined ? undefined : { text: schedule, bad: false };
   }
 
   /** GET of the link: a page with one button that posts the token. Link previews (a chat fetching the URL) use nothing. */
@@ -90,6 +90,10 @@ export function createConsoleRoutes(deps: ConsoleDependencies): readonly HttpRou
     bodyLimitBytes: 16 * 1024,
     async handle(request) {
       const name = request.path.slice('/console/act/'.length);
+      // Browsers say where a form came from: one posted by another site (a login to the attacker's session, or any
+      // action) is refused before anything is read. Older browsers without the header still meet the CSRF token.
+      const site = request.headers['sec-fetch-site'];
+      if (site === 'cross-site' || site === 'same-site') return bare(403, [strings.refused['bad-csrf']]);
       if (name === 'login') {
         const form = await request.readForm();
         return form.ok ? login(form.fields.token ?? '') : bare(form.status, [strings.refused['bad-form']]);
@@ -112,6 +116,11 @@ export function createConsoleRoutes(deps: ConsoleDependencies): readonly HttpRou
   };
 
   return [entry, pagesRoute, actionsRoute];
+}
+
+/** A record's own string under a key from the query (never one of Object's prototype). */
+function ownString(record: Readonly<Record<string, string>>, key: string): string | undefined {
+  return Object.hasOwn(record, key) ? record[key] : undefined;
 }
 
 /** Issues a login link for a person: the token's hash is stored, the URL carries the token. */

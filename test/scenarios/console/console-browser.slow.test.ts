@@ -73,6 +73,13 @@ describe.skipIf(!hasChromium)('web console in a real browser (Chromium, Telegram
     expect(await consoleCard.textContent()).toContain('schedule_task');
     expect(await consoleCard.textContent()).toContain('Water the plants');
     await shoot(page, 'approvals');
+    // The same card on a phone.
+    const phone = await context.newPage();
+    await phone.setViewportSize({ width: 390, height: 800 });
+    await phone.goto(url.replace(/\/console\/login.*$/, '/console/approvals'));
+    expect(await phone.locator('article[data-approval]').count()).toBe(1);
+    await shoot(phone, 'phone');
+    await phone.close();
 
     current.model.enqueue({ text: 'Your reminder is set.' });
     await consoleCard.getByRole('button', { name: 'Approve' }).click();
@@ -95,14 +102,17 @@ describe.skipIf(!hasChromium)('web console in a real browser (Chromium, Telegram
     for (const name of ['usage', 'schedules', 'health']) {
       await page.goto(url.replace(/\/console\/login.*$/, `/console/${name}`));
       expect(await page.locator('main h2').count()).toBeGreaterThan(0);
+      if (name === 'schedules') {
+        // The approved reminder is a job now: pause it from the console, through the scheduler.
+        await page.getByRole('button', { name: 'Pause' }).click();
+        await page.waitForURL(/done=schedule-pause/);
+        expect(await page.textContent('main')).toContain('paused by @user1001 (console)');
+        const jobs = await current.testApp.app.store.namespace<{ paused?: { by: string } }>('schedules').entries();
+        expect(jobs.some(([, job]) => job.paused?.by === '@user1001 (console)')).toBe(true);
+      }
       await shoot(page, name);
     }
     expect(await page.textContent('main')).toContain('telegram');
-    // The same page on a phone.
-    const phone = await context.newPage();
-    await phone.setViewportSize({ width: 390, height: 800 });
-    await phone.goto(url.replace(/\/console\/login.*$/, '/console/approvals'));
-    await shoot(phone, 'phone');
     await context.close();
   }, 120_000);
 

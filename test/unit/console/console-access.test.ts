@@ -88,11 +88,11 @@ async function createWorld(options: { readonly secure?: boolean } = {}): Promise
   return { store, routes: createConsoleRoutes(deps), clock, audit, approvalId: approval.id, paused };
 }
 
-function request(input: { method: 'GET' | 'POST'; path: string; query?: Record<string, string>; cookie?: string; form?: Record<string, string> }): HttpRequest {
+function request(input: { method: 'GET' | 'POST'; path: string; query?: Record<string, string>; cookie?: string; form?: Record<string, string>; site?: string }): HttpRequest {
   return {
     method: input.method,
     path: input.path,
-    headers: input.cookie === undefined ? {} : { cookie: input.cookie },
+    headers: { ...(input.cookie === undefined ? {} : { cookie: input.cookie }), ...(input.site === undefined ? {} : { 'sec-fetch-site': input.site }) },
     query: input.query ?? {},
     readJson: async () => ({ ok: false, status: 415, code: 'unsupported-media-type', message: 'form only' }),
     readForm: async () => (input.form === undefined ? { ok: false, status: 415, message: 'no form' } : { ok: true, fields: input.form }),
@@ -162,6 +162,13 @@ describe('web console access: links, sessions, CSRF', () => {
 
     const madeUp = await send(world, { method: 'POST', path: '/console/act/login', form: { token: 'a'.repeat(64) } });
     expect(madeUp.status).toBe(403);
+
+    // A valid link posted from another site (logging the victim into the attacker's session) is refused, and not used up.
+    const fresh = await issueConsoleLink({ deps: { store: world.store, now: () => world.clock.now }, baseUrl: 'http://localhost:8787', person: approver });
+    const crossSite = await send(world, { method: 'POST', path: '/console/act/login', form: { token: tokenOf(fresh) }, site: 'cross-site' });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.headers?.['set-cookie']).toBeUndefined();
+    expect((await send(world, { method: 'POST', path: '/console/act/login', form: { token: tokenOf(fresh) }, site: 'same-origin' })).status).toBe(303);
   });
 
   it('the link book redeems a link exactly once even when two openings race', async () => {
@@ -214,8 +221,9 @@ describe('web console access: links, sessions, CSRF', () => {
   it('an approver decides with the token: the record says via console and the audit entry carries via: console', async () => {
     const world = await createWorld();
     const session = await logIn(world, approver);
-    const page = await send(world, { method: 'GET', path: '/console/approvals', cookie: session.cookie });
+    const page = await send(world, { method: 'GET', path: '/console/approvals', cookie: session.cookie, query: { done: 'constructor' } });
     expect(page.headers?.['content-security-policy']).toContain("script-src 'self'");
+    expect(html(page)).not.toContain('class="flash');
     expect(html(page)).not.toMatch(/<script(?![^>]*src=)/);
     expect(html(page)).not.toContain(' style=');
     const decided = await send(world, { method: 'POST', path: '/console/act/decide', cookie: session.cookie, form: { csrf: session.csrf, id: world.approvalId, choice: 'once' } });
