@@ -49,7 +49,7 @@ export type ConsoleDependencies = {
   readonly parking: TurnParking;
   readonly health: () => Promise<HealthReport>;
   readonly schedules: ConsoleSchedules;
-  readonly telemetry: Pick<Telemetry, 'onAudit' | 'onTurnFinished'>;
+  readonly telemetry: Pick<Telemetry, 'onAudit' | 'onTurnFinished' | 'onModelUsage'>;
   /** Sessions last this long. */
   readonly sessionLifetimeMs: number;
   /** Whether the browser reaches the console over https (console.publicUrl): the cookie is then Secure. */

@@ -7,6 +7,7 @@ import type { ConsoleDependencies } from './console-dependencies.js';
 import type { ConsoleStrings } from './console-strings.js';
 import { type ConsoleViewer, viewerSees } from './console-viewer.js';
 import { filterTurns, groupTurns, type TurnFilter } from './group-turns.js';
+import type { ModelCallLog } from './model-call-log.js';
 import { renderActivityPage } from './render-activity-page.js';
 import { renderApprovalsPage } from './render-approvals-page.js';
 import { renderHealthPage } from './render-health-page.js';
@@ -29,6 +30,7 @@ export async function renderConsolePage(input: {
   readonly page: ConsolePageName;
   readonly request: HttpRequest;
   readonly flash?: Flash;
+  readonly modelCalls: ModelCallLog;
 }): Promise<HttpResponse> {
   const { deps, strings, viewer, page, request } = input;
   const formatter = new Intl.DateTimeFormat(deps.locale, { timeZone: deps.timezone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
@@ -49,7 +51,8 @@ export async function renderConsolePage(input: {
         const openTurn = request.query.turn === undefined ? undefined : turns.find((turn) => turn.id === request.query.turn);
         const channels = [...new Set(turns.map((turn) => turn.channel).filter((channel): channel is string => channel !== undefined))].sort();
         const kinds = [...new Set(entries.map((entry) => entry.kind))].sort();
-        return renderActivityPage({ strings, viewer, turns: filterTurns(turns, filter), filter, openTurn, formatTime, channels, kinds });
+        const modelCalls = input.modelCalls.recent().filter((call) => viewerSees(viewer, { channel: call.channel, sessionKey: call.sessionKey }) && (!filter.channel || call.channel === filter.channel));
+        return renderActivityPage({ strings, viewer, turns: filterTurns(turns, filter), filter, openTurn, formatTime, channels, kinds, modelCalls, currency: deps.budgetsConfig.currency });
       }
       case 'usage': {
         const ledger = deps.budgets.ledger;

@@ -9,6 +9,7 @@ import { createConsoleSessions, csrfMatches, type StoredConsoleSession } from '.
 import { consoleStringsFor } from './console-strings.js';
 import type { ConsoleViewer } from './console-viewer.js';
 import { openLiveStream } from './console-live.js';
+import { createModelCallLog } from './model-call-log.js';
 import { escapeHtml } from './escape-html.js';
 import { consoleSecurityHeaders, type ConsolePageName, type Flash, redirectTo, renderBarePage } from './render-page.js';
 
@@ -26,6 +27,7 @@ export function createConsoleRoutes(deps: ConsoleDependencies): readonly HttpRou
   const strings = consoleStringsFor(deps.locale);
   const links = createConsoleLinks({ links: deps.store.namespace<StoredConsoleLink>(consoleNamespaces.links), now: deps.now });
   const sessions = createConsoleSessions({ sessions: deps.store.namespace<StoredConsoleSession>(consoleNamespaces.sessions), now: deps.now, lifetimeMs: deps.sessionLifetimeMs });
+  const modelCalls = createModelCallLog({ telemetry: deps.telemetry, now: deps.now });
   const bare = (status: number, lines: readonly string[]) => renderBarePage({ strings, lang: deps.locale, status, lines });
 
   async function viewerOf(request: HttpRequest): Promise<ConsoleViewer | undefined> {
@@ -79,7 +81,7 @@ export function createConsoleRoutes(deps: ConsoleDependencies): readonly HttpRou
       if (rest === 'events') return openLiveStream(deps, viewer, request.closed);
       if (rest === '') return redirectTo('/console/approvals');
       if (!pages.includes(rest)) return bare(404, [`${request.path}: not found`]);
-      return renderConsolePage({ deps, strings, viewer, page: rest as ConsolePageName, request, flash: flashOf(request.query.done) });
+      return renderConsolePage({ deps, strings, viewer, page: rest as ConsolePageName, request, flash: flashOf(request.query.done), modelCalls });
     },
   };
 

@@ -1,9 +1,12 @@
 import type { ConsoleStrings } from './console-strings.js';
 import type { ConsoleViewer } from './console-viewer.js';
 import { escapeHtml } from './escape-html.js';
+import type { LoggedModelCall } from './model-call-log.js';
 import { type RecordedEntry, type RecordedTurn, type TurnFilter, turnOrigins } from './group-turns.js';
 
 const outcomes = ['ok', 'failed', 'denied', 'waiting'] as const;
+/** Model calls of the turn's conversation this close to its first and last step are shown with it. */
+const aroundMs = 2 * 60_000;
 
 /** One step of a turn in a line: what kind, which tool, the outcome, how long. */
 function stepLine(entry: RecordedEntry): string {
@@ -14,7 +17,7 @@ function stepLine(entry: RecordedEntry): string {
 }
 
 /** The activity page body: filters, the turns as a timeline, and one turn's full steps when `openTurn` is given. */
-export function renderActivityPage(input: { readonly strings: ConsoleStrings; readonly viewer: ConsoleViewer; readonly turns: readonly RecordedTurn[]; readonly filter: TurnFilter; readonly openTurn?: RecordedTurn; readonly formatTime: (iso: string) => string; readonly channels: readonly string[]; readonly kinds: readonly string[] }): string {
+export function renderActivityPage(input: { readonly strings: ConsoleStrings; readonly viewer: ConsoleViewer; readonly turns: readonly RecordedTurn[]; readonly filter: TurnFilter; readonly openTurn?: RecordedTurn; readonly formatTime: (iso: string) => string; readonly channels: readonly string[]; readonly kinds: readonly string[]; readonly modelCalls: readonly LoggedModelCall[]; readonly currency: string }): string {
   const { strings } = input;
   const words = strings.activity;
   const select = (name: string, label: string, values: readonly string[], current: string | undefined) =>
@@ -45,5 +48,17 @@ ${select('outcome', words.outcome, outcomes, input.filter.outcome)}
     )
     .join('');
   const table = rows === '' ? `<p class="muted">${escapeHtml(words.none)}</p>` : `<table><thead><tr><th>${escapeHtml(words.when)}</th><th class="wide">${escapeHtml(words.channel)}</th><th>${escapeHtml(words.what)}</th><th>${escapeHtml(words.outcome)}</th></tr></thead><tbody>${rows}</tbody></table>`;
-  return `<h2>${escapeHtml(strings.nav.activity)}</h2>${filters}${detail}${table}`;
+  const window = input.openTurn === undefined ? undefined : { from: new Date(input.openTurn.startedAt).getTime() - aroundMs, to: new Date(input.openTurn.endedAt).getTime() + aroundMs, sessionKey: input.openTurn.sessionKey };
+  const aroundTurn = window === undefined ? [] : input.modelCalls.filter((call) => call.sessionKey === window.sessionKey && new Date(call.at).getTime() >= window.from && new Date(call.at).getTime() <= window.to);
+  const callRows = (calls: readonly LoggedModelCall[]) =>
+    `<table><thead><tr><th>${escapeHtml(words.when)}</th><th class="wide">${escapeHtml(words.channel)}</th><th>${escapeHtml(words.model)}</th><th>${escapeHtml(words.tokens)}</th></tr></thead><tbody>${calls
+      .slice(0, 50)
+      .map(
+        (call) =>
+          `<tr><td>${escapeHtml(input.formatTime(call.at))}</td><td class="wide">${escapeHtml(call.sessionKey ?? call.channel)} · ${escapeHtml(call.origin)}</td><td><code>${escapeHtml(call.model)}</code></td><td>${escapeHtml(call.inputTokens)} → ${escapeHtml(call.outputTokens)}${call.cachedInputTokens > 0 ? ` (${escapeHtml(call.cachedInputTokens)} cached)` : ''}${call.cost === undefined ? '' : ` · ${escapeHtml(call.cost.toFixed(4))} ${escapeHtml(input.currency)}`}</td></tr>`,
+      )
+      .join('')}</tbody></table>`;
+  const turnCalls = aroundTurn.length === 0 ? '' : `<h3>${escapeHtml(words.modelCallsAround)}</h3>${callRows(aroundTurn)}`;
+  const calls = input.modelCalls.length === 0 ? '' : `<h2>${escapeHtml(words.modelCalls)}</h2><p class="legend">${escapeHtml(words.modelCallsNote)}</p>${callRows(input.modelCalls)}`;
+  return `<h2>${escapeHtml(strings.nav.activity)}</h2>${filters}${detail.replace('</section>', `${turnCalls}</section>`)}${table}${calls}`;
 }

@@ -96,8 +96,10 @@ describe.skipIf(!hasChromium)('web console in a real browser (Chromium, Telegram
 
     await page.goto(url.replace(/\/console\/login.*$/, '/console/activity'));
     expect(await page.textContent('main')).toContain('schedule_task');
+    expect(await page.textContent('main')).toContain('Model calls');
     await page.locator('main table a').first().click();
     await page.locator('#turn').waitFor();
+    expect(await page.textContent('#turn')).toContain('approval-decided');
     await shoot(page, 'activity');
     for (const name of ['usage', 'schedules', 'health']) {
       await page.goto(url.replace(/\/console\/login.*$/, `/console/${name}`));
