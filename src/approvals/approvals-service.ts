@@ -40,7 +40,8 @@ export type ResumptionClaim = { readonly outcome: 'claimed' | 'exhausted'; reado
 export interface ApprovalsService {
   open(input: ApprovalRequestInput): Promise<PendingApproval>;
   get(id: string): Promise<PendingApproval | undefined>;
-  attachCard(id: string, card: { readonly target: Target; readonly messageId?: string }): Promise<void>;
+  /** Records a delivered card (so decisions can edit it), and the risk explanation it showed, in the same write. */
+  attachCard(id: string, card: { readonly target: Target; readonly messageId?: string; readonly explanation?: string }): Promise<void>;
   decide(input: {
     readonly id: string;
     readonly deciderId: string;
@@ -129,8 +130,8 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       return approval;
     },
     get: (id) => options.approvals.get(id),
-    async attachCard(id, card) {
-      await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card] } : current));
+    async attachCard(id, { explanation, ...card }) {
+      await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card], ...(explanation === undefined || explanation === '' ? {} : { explanation }) } : current));
     },
     async decide({ id, deciderId, deciderChannel, deciderName, choice, reason, via }) {
       let refusal: DecisionRefusal | undefined;

@@ -32,6 +32,8 @@ export type PendingApproval = {
   readonly argumentsHash: string;
   readonly summary: string;
   readonly reason: string;
+  /** The model-written risk explanation the card showed (`approvals.explain`), once a card was delivered. */
+  readonly explanation?: string;
   readonly requester: { readonly id: string; readonly displayName: string };
   /** User ids that may decide; the requester alone when the channel has no approvers. */
   readonly approvers: readonly string[];

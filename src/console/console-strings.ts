@@ -15,6 +15,7 @@ export type ConsoleStrings = {
   readonly risk: string;
   readonly arguments: string;
   readonly explanation: string;
+  readonly whyAsked: string;
   readonly askedBy: string;
   readonly chat: string;
   readonly age: string;
@@ -48,6 +49,7 @@ const en: ConsoleStrings = {
   risk: 'Risk',
   arguments: 'Arguments',
   explanation: 'Why it matters',
+  whyAsked: 'Why it asks',
   askedBy: 'Asked by',
   chat: 'Chat',
   age: 'Waiting',
@@ -100,6 +102,7 @@ const zhCN: ConsoleStrings = {
   risk: '风险',
   arguments: '参数',
   explanation: '风险说明',
+  whyAsked: '为何需要批准',
   askedBy: '请求人',
   chat: '聊天',
   age: '已等待',

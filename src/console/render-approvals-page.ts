@@ -34,7 +34,8 @@ export function renderApprovalsPage(input: { readonly strings: ConsoleStrings; r
 <dt>${escapeHtml(strings.askedBy)}</dt><dd>${escapeHtml(approval.requester.displayName)}</dd>
 <dt>${escapeHtml(strings.chat)}</dt><dd>${escapeHtml(`${approval.origin.channel}:${approval.origin.chatId}`)}</dd>
 <dt>${escapeHtml(strings.age)}</dt><dd>${escapeHtml(strings.minutesAgo(minutes))}</dd>
-${approval.reason === '' ? '' : `<dt>${escapeHtml(strings.explanation)}</dt><dd>${escapeHtml(approval.reason)}</dd>`}
+${approval.explanation === undefined ? '' : `<dt>${escapeHtml(strings.explanation)}</dt><dd>${escapeHtml(approval.explanation)}</dd>`}
+${approval.reason === '' ? '' : `<dt>${escapeHtml(strings.whyAsked)}</dt><dd>${escapeHtml(approval.reason)}</dd>`}
 </dl>
 <details open><summary>${escapeHtml(strings.arguments)}</summary><pre>${escapeHtml(formatArguments(approval.input, input.secrets))}</pre></details>
 ${buttons}

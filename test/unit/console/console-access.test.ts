@@ -54,6 +54,7 @@ async function createWorld(options: { readonly secure?: boolean } = {}): Promise
     sessionKey: `chat:${member.userId}`,
     origin: { channel: 'chat', chatId: member.userId },
   });
+  await service.attachCard(approval.id, { target: { channel: 'chat', chatId: member.userId }, messageId: '7', explanation: 'It deletes files for good.' });
   const deps: ConsoleDependencies = {
     store,
     logger: await silentLogger(),
@@ -207,6 +208,7 @@ describe('web console access: links, sessions, CSRF', () => {
     const session = await logIn(world, member);
     const page = await send(world, { method: 'GET', path: '/console/approvals', cookie: session.cookie });
     expect(html(page)).toContain('run rm -rf /tmp/x');
+    expect(html(page)).toContain('It deletes files for good.');
     expect(html(page)).not.toContain('value="once"');
     const attempt = await send(world, { method: 'POST', path: '/console/act/decide', cookie: session.cookie, form: { csrf: session.csrf, id: world.approvalId, choice: 'once' } });
     expect(attempt.headers?.location).toBe('/console/approvals?done=not-allowed');
