@@ -118,13 +118,13 @@ describe.skipIf(!hasChromium)('web console in a real browser (Chromium, Telegram
     await context.close();
   }, 120_000);
 
-  it('refuses a reused link, a non-approver’s decision and a POST without the CSRF token', async () => {
+  it('refuses a reused link, a non-approver’s decision and a POST without the CSRF token; a decision in the chat shows in the open console at once', async () => {
     scenario = await startTelegramScenario({ allowFrom: '1001,2002', approvers: '1001', yaml: consoleOn });
     const current = scenario;
     current.model.enqueue({ toolCalls: [reminder] });
     const asker = current.client({ userId: 2002 });
     await asker.sendMessage(asker.makeMessage('remind me to water the plants every morning'));
-    await current.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
+    const card = await current.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
 
     // A non-approver logs in and sees the request they made, without buttons; a forged decision is refused.
     const memberContext = await (browser as Browser).newContext();
@@ -156,6 +156,15 @@ describe.skipIf(!hasChromium)('web console in a real browser (Chromium, Telegram
     const withoutToken = await approver.request.post(memberUrl.replace(/\/console\/login.*$/, '/console/act/decide'), { form: { id: approvalId, choice: 'once' }, maxRedirects: 0 });
     expect(withoutToken.status()).toBe(403);
     expect(await current.testApp.app.store.namespace<PendingApproval>('approvals').get(approvalId)).toMatchObject({ status: 'pending' });
+
+    // Decided with the chat button instead: the open console page shows it at once, without a reload.
+    expect(await approver.locator('article[data-approval]').count()).toBe(1);
+    current.model.enqueue({ text: 'Your reminder is set.' });
+    const boss = current.client({ userId: 1001, chatId: 2002 });
+    const approveData = card.keyboard?.flat().find((button) => /Approve/.test(button.text))?.callback_data ?? '';
+    await boss.sendCallback(boss.makeCallbackQuery(approveData, { message: { message_id: card.messageId } }));
+    await approver.locator('article[data-approval]').waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await approver.textContent('main')).toContain('in a chat');
     await Promise.all([memberContext.close(), otherContext.close(), approverContext.close()]);
   }, 120_000);
 });
