@@ -127,7 +127,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     if (!built.ok) return built;
     const { runtime, media } = built.wired;
     const mcpServerLine = gateway ? wireMcpServer({ config, logger, infrastructure, wired: built.wired, gateway }) : undefined;
-    const consoleLine = await wireConsole({ config, logger, now, infrastructure, gateway, wired: built.wired, scheduler, surfaces: table.surfaces });
+    const consoleLine = await wireConsole({ config, logger, now, infrastructure, gateway, wired: built.wired, scheduler, surfaces: table.surfaces, lifecycle });
     // A retried parked message goes back through the journal, a retried resumption through the resumption sweep.
     requeue = () =>
       void Promise.all([infrastructure.events.intake.redrive(), runtime.resumeSettled()]).catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it'));

@@ -5,6 +5,8 @@ import type { Gateway } from '../gateway/create-gateway.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { ActiveSurfaces } from './approval-routing.js';
 import type { WiredRuntime } from './build-runtime.js';
+import type { InstanceSighting } from '../console/instance-roster.js';
+import type { Lifecycle } from './create-lifecycle.js';
 import type { Infrastructure } from './open-infrastructure.js';
 import type { WiredScheduler } from './wire-scheduler.js';
 
@@ -50,13 +52,22 @@ export async function wireConsole(input: {
   readonly wired: WiredRuntime;
   readonly scheduler: WiredScheduler;
   readonly surfaces: ActiveSurfaces;
+  readonly lifecycle: Lifecycle;
 }): Promise<string | undefined> {
   const { config, infrastructure, gateway } = input;
   if (!config.console.enabled || gateway === undefined) return undefined;
-  const { createConsoleRoutes } = await import('../console/create-console-routes.js');
+  const [{ createConsoleRoutes }, { createInstanceRoster }] = await Promise.all([import('../console/create-console-routes.js'), import('../console/instance-roster.js')]);
+  const logger = input.logger.child({ component: 'console' });
+  const roster = createInstanceRoster({
+    sightings: infrastructure.store.namespace<InstanceSighting>('console-instances'),
+    self: () => ({ id: infrastructure.instanceId, mode: infrastructure.events.mode, leads: infrastructure.events.leadership.held() }),
+    now: input.now,
+    onError: (error) => logger.debug({ err: error }, 'console could not report this instance'),
+  });
+  input.lifecycle.defer('the web console', () => roster.stop());
   const routes = createConsoleRoutes({
     store: infrastructure.store,
-    logger: input.logger.child({ component: 'console' }),
+    logger,
     now: input.now,
     locale: config.agent.locale,
     timezone: config.agent.timezone,
@@ -69,6 +80,7 @@ export async function wireConsole(input: {
     budgetsConfig: config.budgets,
     parking: infrastructure.parking,
     health: () => gateway.health(),
+    instances: () => roster.list(),
     schedules: {
       jobs: () => input.scheduler.control.jobs(),
       runNow: async (jobId) => {

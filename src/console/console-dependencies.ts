@@ -5,6 +5,7 @@ import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
 import type { BudgetsConfig } from '../config/config-schema.js';
 import type { HealthReport } from '../gateway/health-report.js';
+import type { InstanceSighting } from './instance-roster.js';
 import type { Locale } from '../i18n/messages.js';
 import type { TurnParking } from '../journal/create-turn-parking.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -48,6 +49,8 @@ export type ConsoleDependencies = {
   readonly budgetsConfig: BudgetsConfig;
   readonly parking: TurnParking;
   readonly health: () => Promise<HealthReport>;
+  /** Every instance on this store that has the console on, as last seen (a cluster's members and their roles). */
+  readonly instances: () => Promise<readonly InstanceSighting[]>;
   readonly schedules: ConsoleSchedules;
   readonly telemetry: Pick<Telemetry, 'onAudit' | 'onTurnFinished' | 'onModelUsage'>;
   /** Sessions last this long. */

@@ -65,8 +65,8 @@ export async function renderConsolePage(input: {
       case 'schedules':
         return renderSchedulesPage({ strings, viewer, jobs: await deps.schedules.jobs(), formatTime });
       case 'health': {
-        const [report, parked] = await Promise.all([deps.health(), deps.parking.list().catch(() => [])]);
-        return renderHealthPage({ strings, viewer, report, parked: parked.filter((turn) => viewerSees(viewer, { channel: turn.event.channel, sessionKey: turn.event.sessionKey })), formatTime });
+        const [report, parked, instances] = await Promise.all([deps.health(), deps.parking.list().catch(() => []), deps.instances().catch(() => [])]);
+        return renderHealthPage({ strings, viewer, report, instances, parked: parked.filter((turn) => viewerSees(viewer, { channel: turn.event.channel, sessionKey: turn.event.sessionKey })), formatTime });
       }
       default:
         return assertNever(page, 'console page');

@@ -72,6 +72,7 @@ async function createWorld(options: { readonly secure?: boolean } = {}): Promise
     health: async () => {
       throw new Error('not used');
     },
+    instances: async () => [],
     schedules: {
       jobs: async () => [],
       runNow: async () => ({ ok: true }),
