@@ -48,7 +48,7 @@ export function approvalParties(deps: TurnState & TurnDelivery & TurnGovernance,
 export async function deliverApprovalCard(deps: TurnState & TurnDelivery & TurnGovernance, scope: Pick<TurnScope, 'causationId' | 'traceId'>, targets: readonly Target[], card: ApprovalCard): Promise<void> {
   for (const target of targets) {
     const delivery = await deps.outbox.send({ type: 'approval-requested', target, approval: card, causationId: scope.causationId });
-    if (delivery.ok) await deps.approvals.attachCard(card.approvalId, { target, messageId: delivery.messageId });
+    if (delivery.ok) await deps.approvals.attachCard(card.approvalId, { target, messageId: delivery.messageId, explanation: card.explanation });
     else deps.logger.warn({ traceId: scope.traceId, approvalId: card.approvalId, error: delivery.error, target }, 'approval card was not delivered');
   }
 }

@@ -19,8 +19,13 @@ export type DecisionInput = {
   readonly cardMessageId?: string;
 };
 
-/** The outcome line a card is edited into. */
+/** The outcome line a card is edited into; a decision made in the web console says so. */
 export function outcomeLine(approval: PendingApproval, messages: Messages, timezone: string): string {
+  const line = chatOutcomeLine(approval, messages, timezone);
+  return approval.decidedVia === 'console' && line !== '' ? `${line}${messages.console.decidedInConsole}` : line;
+}
+
+function chatOutcomeLine(approval: PendingApproval, messages: Messages, timezone: string): string {
   const decided = () => [approval.decidedBy ?? '?', formatClock(approval.decidedAt ?? approval.createdAt, timezone)] as const;
   if (approval.budgetPeriod !== undefined && approval.status === 'approved') return messages.budget.continuedBy(...decided(), approval.budgetPeriod);
   if (approval.budgetPeriod !== undefined && approval.status === 'denied') return messages.budget.stoppedBy(...decided(), approval.budgetPeriod);

@@ -90,6 +90,9 @@ export async function handleCommand(deps: TurnSettings & TurnState & TurnDeliver
       if (deps.parkedTurns) await reply(await parkedCommand(deps, deps.parkedTurns, event, command.args));
       else await reply(messages.unknownCommand('/parked'));
       return true;
+    case 'console':
+      await reply(await consoleLinkText(deps, event));
+      return true;
     case 'cancel': {
       const questionId = await deps.openQuestions.get(event.sessionKey);
       if (questionId) {
@@ -128,4 +131,14 @@ async function approvalsText(deps: TurnSettings & TurnState & TurnDelivery & Tur
   }
   lines.push(...(await listReviewerDecisions(deps, { userId: event.sender.id, channel: event.channel })));
   return lines.join('\n');
+}
+
+/** `/console`: a one-time link in a private chat; in a group others would see (and could open) it first. */
+async function consoleLinkText(deps: TurnSettings & TurnDelivery & TurnGovernance, event: MessageReceived): Promise<string> {
+  const messages = deps.messagesFor(event.channel).console;
+  if (deps.consoleLinks === undefined) return messages.off;
+  if (event.isGroup) return messages.privateOnly;
+  const issued = await deps.consoleLinks({ channel: event.channel, userId: event.sender.id, displayName: event.sender.displayName }).catch(() => ({ ok: false as const, reason: 'not-saved' as const }));
+  if (issued.ok) return messages.link(issued.url, issued.minutes);
+  return issued.reason === 'no-gateway' ? messages.noGateway : messages.notIssued;
 }

@@ -113,7 +113,15 @@ export type TurnGovernance = {
   readonly smartApprovals?: SmartApprovals;
   /** Usage accounting and budgets; absent in runtimes built without them (every check then allows). */
   readonly budgets?: BudgetControl;
+  /** Issues one-time web console login links (`/console`); absent while the console is off. */
+  readonly consoleLinks?: ConsoleLinkIssuer;
 };
+
+/** Who a console link is for: a person as their channel knows them. */
+export type ConsolePerson = { readonly channel: string; readonly userId: string; readonly displayName: string };
+
+/** Issues a one-time console link for a person, or says why not (no gateway in this process, the store refused it). */
+export type ConsoleLinkIssuer = (person: ConsolePerson) => Promise<{ readonly ok: true; readonly url: string; readonly minutes: number } | { readonly ok: false; readonly reason: 'no-gateway' | 'not-saved' }>;
 
 /**
  * Everything the agent runtime is built from, assembled by the composition root: the five ports together. Each part of

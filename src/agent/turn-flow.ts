@@ -205,6 +205,7 @@ export async function suspend(deps: RuntimeDependencies, scope: TurnScope, suspe
     argumentsHash: suspension.argumentsHash,
     summary,
     reason: suspension.reason,
+    traceId: scope.traceId,
     ...parties.record,
   });
   // The placeholders were written with a provisional id; the record's id is what people type, so rewrite them.

@@ -1,8 +1,9 @@
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
-import type { TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
+import { type ConsoleDecisionInput, decideInConsole } from '../agent/decide-in-console.js';
+import type { ConsoleLinkIssuer, TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
 import type { ApprovalRouteFor } from '../approvals/approval-route.js';
-import { type ApprovalsService, createApprovalsService } from '../approvals/approvals-service.js';
+import { type ApprovalsService, createApprovalsService, type DecisionResult } from '../approvals/approvals-service.js';
 import type { CallerQuestion } from '../approvals/caller-question.js';
 import { type CallerQuestions, createCallerQuestions } from '../approvals/caller-questions.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
@@ -38,6 +39,8 @@ export type WiredRuntime = {
   readonly approvalRouteFor: ApprovalRouteFor;
   /** Present when `mcp.serve` is enabled. */
   readonly callerQuestions?: CallerQuestions;
+  /** Decides an approval from the web console, as a press would (cards edited, turn resumed), audited `via: console`. */
+  readonly decideInConsole: (input: ConsoleDecisionInput) => Promise<DecisionResult>;
 };
 
 /** Builds the agent runtime from its five ports: turn settings, turn state, delivery, tools and governance. */
@@ -56,6 +59,8 @@ export async function buildRuntime(input: {
   readonly activeSurfaces: ActiveSurfaces;
   readonly channels: ReadonlyMap<string, Channel>;
   readonly messagesFor: (channel: string) => Messages;
+  /** `/console` links; absent while the console is off. */
+  readonly consoleLinks?: ConsoleLinkIssuer;
 }): Promise<{ readonly ok: true; readonly wired: WiredRuntime } | { readonly ok: false; readonly error: string }> {
   const { config, logger, now, infrastructure, tools, messagesFor } = input;
   const { store, outbox, audit, budgets, telemetry } = infrastructure;
@@ -126,10 +131,12 @@ export async function buildRuntime(input: {
     explainRisk: createRiskExplainer({ model, timeoutMs: 4000, enabled: config.approvals.explain }),
     smartApprovals: smart.smartApprovals,
     budgets: budgets.control,
+    ...(input.consoleLinks === undefined ? {} : { consoleLinks: input.consoleLinks }),
   };
   const runtime = createAgentRuntime(
     { ...settings, ...state, ...delivery, ...turnTools, ...governance },
     { numberedApprovalChannels: settings.numberedChannels },
   );
-  return { ok: true, wired: { runtime, media, approvals, approvalRouteFor, callerQuestions } };
+  const consoleDeps = { ...settings, ...state, ...delivery };
+  return { ok: true, wired: { runtime, media, approvals, approvalRouteFor, callerQuestions, decideInConsole: (decision) => decideInConsole(consoleDeps, decision) } };
 }

@@ -36,6 +36,7 @@ import { createChannelContext, createChannelTable, wireChannels } from './wire-c
 import { wireMcpServer } from './wire-mcp-server.js';
 import { wireHooks } from './wire-hooks.js';
 import { wireScheduler } from './wire-scheduler.js';
+import { consoleLinkIssuer, wireConsole } from './wire-console.js';
 
 export type { AppMode } from '../channel/channel-adapter.js';
 
@@ -121,10 +122,12 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
         : undefined;
     const context = createChannelContext({ config, logger, mode: options.mode, infrastructure, messagesFor, gateway: gateway ?? noGateway, terminal: options.terminal });
     const scheduler = await wireScheduler(context);
-    const built = await buildRuntime({ config, logger, now, model: modelResult.model, tracer, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor });
+    const consoleLinks = consoleLinkIssuer({ config, infrastructure, now, gateway });
+    const built = await buildRuntime({ config, logger, now, model: modelResult.model, tracer, infrastructure, tools, scheduler: scheduler.scheduler, workspaceDir, traits, activeSurfaces: table.surfaces, channels: table.channels, messagesFor, consoleLinks });
     if (!built.ok) return built;
     const { runtime, media } = built.wired;
     const mcpServerLine = gateway ? await wireMcpServer({ config, logger, infrastructure, wired: built.wired, gateway }) : undefined;
+    const consoleLine = await wireConsole({ config, logger, now, infrastructure, gateway, wired: built.wired, scheduler, surfaces: table.surfaces, lifecycle });
     // A retried parked message goes back through the journal, a retried resumption through the resumption sweep.
     requeue = () =>
       void Promise.all([infrastructure.events.intake.redrive(), runtime.resumeSettled()]).catch((error: unknown) => logger.warn({ err: error }, 'retried turn not queued yet; the next sweep queues it'));
@@ -139,7 +142,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     wireMcpOAuth({ config, logger, mcp: tools.mcp, gateway, outbox: infrastructure.outbox, surfaces: table.surfaces });
     const sandboxLine = describeSandboxUse(tools, adapters.map((adapter) => adapter.name));
     if (sandboxLine) logger.info(sandboxLine);
-    const startupLines = [...describeStartUp({ config, modelNames: modelResult.names, store: infrastructure.store, tools, firstChannel: adapters[0]?.name ?? '', wired: channels.wired, gateway }), ...(mcpServerLine ? [mcpServerLine] : [])];
+    const startupLines = [...describeStartUp({ config, modelNames: modelResult.names, store: infrastructure.store, tools, firstChannel: adapters[0]?.name ?? '', wired: channels.wired, gateway }), ...[mcpServerLine, consoleLine].filter((line) => line !== undefined)];
     const control = createAppControl({ config, logger, infrastructure, tools, runtime, media, channels: table.channels, gateway, lifecycle, releaseTurns, sweepEveryMs: options.sweepEveryMs ?? 15_000 });
     const app: App = {
       config,

@@ -83,6 +83,7 @@ export async function createBudgets(options: {
             model: call.model,
             channel: call.attribution.channel,
             origin: call.attribution.origin,
+            sessionKey: call.attribution.sessionKey,
             inputTokens: call.usage?.inputTokens ?? 0,
             cachedInputTokens: call.usage?.cachedInputTokens ?? 0,
             outputTokens: call.usage?.outputTokens ?? 0,

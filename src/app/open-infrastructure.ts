@@ -39,6 +39,8 @@ export type Infrastructure = {
   readonly parking: TurnParking;
   readonly events: EventBus;
   readonly resumeRequests: ResumeRequests;
+  /** Every configured secret (core and channels), masked wherever arguments are shown (audit log, web console). */
+  readonly secrets: readonly string[];
 };
 
 /**
@@ -68,7 +70,8 @@ export async function openInfrastructure(input: {
   lifecycle.defer('the store', () => store.close());
   const telemetry = createTelemetry();
   const instanceId = `${hostname()}-${process.pid}-${createId().slice(0, 8)}`;
-  const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets: collectSecrets(config, input.channelSections) });
+  const secrets = collectSecrets(config, input.channelSections);
+  const fileAudit = createAuditLog({ directory: join(config.storage.dataDir, 'audit'), secrets });
   lifecycle.defer('the audit log', () => fileAudit.flush());
   const audit: AppAudit = {
     ...fileAudit,
@@ -102,5 +105,5 @@ export async function openInfrastructure(input: {
     await events.close();
   });
   const resumeRequests = createResumeRequests({ bus: events.bus, logger, now });
-  return { store, telemetry, instanceId, audit, budgets, delivered, outbox, parking, events, resumeRequests };
+  return { store, telemetry, instanceId, audit, budgets, delivered, outbox, parking, events, resumeRequests, secrets };
 }

@@ -8,6 +8,7 @@ import { checkDataFolder } from '../doctor/check-data-folder.js';
 import { checkGateway } from '../doctor/check-gateway.js';
 import { describeBudgets } from '../doctor/describe-budgets.js';
 import { describeHooks } from '../doctor/describe-hooks.js';
+import { describeConsole } from '../doctor/describe-console.js';
 import { describeClusterRoles } from '../doctor/describe-cluster-roles.js';
 import { describeConfig } from '../doctor/describe-config.js';
 import { describeNodeVersion } from '../doctor/describe-node-version.js';
@@ -70,6 +71,7 @@ export async function runDoctor(parsed: ParsedArguments, adapters: readonly Chan
     ...(store === undefined ? [] : [store.line]),
     ...modelLines,
     ...gatewayLines,
+    ...describeConsole(config),
     ...channelLines.flat(),
     ...describeHooks(config, adapters.map((adapter) => adapter.name)),
     ...(isClusterStore(config.storage.url) ? describeClusterRoles(configuredChannels(config, adapters)) : []),

@@ -1,9 +1,14 @@
 import type { ChannelContext, WiredChannel } from '../channel/channel-context.js';
-import { createScheduler } from '../scheduler/create-scheduler.js';
+import { createScheduler, type Scheduler } from '../scheduler/create-scheduler.js';
 import type { SchedulerPort } from '../scheduling/scheduled-job.js';
 
 /** The core scheduler as wired: the port the schedule tools use, and its event source for the start-up line and health. */
-export type WiredScheduler = { readonly scheduler: SchedulerPort; readonly wired: WiredChannel & { readonly on: true } };
+export type WiredScheduler = {
+  readonly scheduler: SchedulerPort;
+  readonly wired: WiredChannel & { readonly on: true };
+  /** Every stored job with its runs, firing one now, pausing and resuming (the web console's schedules page). */
+  readonly control: Pick<Scheduler, 'jobs' | 'runNow' | 'pause' | 'resume'>;
+};
 
 /** Builds the core scheduler (every mode, beside the channels, never one of them); it starts after every channel. */
 export async function wireScheduler(context: Omit<ChannelContext, 'channelName' | 'gateway'>): Promise<WiredScheduler> {
@@ -12,5 +17,5 @@ export async function wireScheduler(context: Omit<ChannelContext, 'channelName' 
   const stored = (await scheduler.jobs()).filter((job) => job.source === 'tool' && !job.done).length;
   const configured = context.config.cron.jobs.length;
   const problems = scheduler.configProblems.length === 0 ? '' : `, ${scheduler.configProblems.length} with problems (see the log)`;
-  return { wired: { on: true, channel: scheduler, detail: `${configured} from config, ${stored} scheduled by tools${problems}` }, scheduler: scheduler.scheduler };
+  return { wired: { on: true, channel: scheduler, detail: `${configured} from config, ${stored} scheduled by tools${problems}` }, scheduler: scheduler.scheduler, control: scheduler };
 }

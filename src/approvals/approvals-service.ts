@@ -12,6 +12,8 @@ export type ApprovalRequestInput = Pick<
   'toolName' | 'risk' | 'input' | 'argumentsHash' | 'summary' | 'reason' | 'requester' | 'approvers' | 'approverChannel' | 'channel' | 'sessionKey' | 'origin' | 'budgetPeriod'
 > & {
   readonly choices?: readonly ApprovalChoice[];
+  /** The trace of the turn that asked: its audit entries join the turn's (the web console's activity view). */
+  readonly traceId?: string;
   /** The id to use (an MCP caller's request maps to it before the record exists); default a new short id. */
   readonly id?: string;
 };
@@ -38,7 +40,8 @@ export type ResumptionClaim = { readonly outcome: 'claimed' | 'exhausted'; reado
 export interface ApprovalsService {
   open(input: ApprovalRequestInput): Promise<PendingApproval>;
   get(id: string): Promise<PendingApproval | undefined>;
-  attachCard(id: string, card: { readonly target: Target; readonly messageId?: string }): Promise<void>;
+  /** Records a delivered card (so decisions can edit it), and the risk explanation it showed, in the same write. */
+  attachCard(id: string, card: { readonly target: Target; readonly messageId?: string; readonly explanation?: string }): Promise<void>;
   decide(input: {
     readonly id: string;
     readonly deciderId: string;
@@ -47,6 +50,8 @@ export interface ApprovalsService {
     readonly deciderName: string;
     readonly choice: ApprovalChoice;
     readonly reason?: string;
+    /** Where the decision was made when not in a chat: `console` (the web console); stored on the record and audited. */
+    readonly via?: 'console';
   }): Promise<DecisionResult>;
   /** Pending approvals this person may decide, newest first. */
   listDecidableBy(deciderId: string, channel: string): Promise<readonly PendingApproval[]>;
@@ -114,6 +119,7 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       options.audit.record({
         kind: 'approval-requested',
         approvalId: approval.id,
+        ...(input.traceId === undefined ? {} : { traceId: input.traceId }),
         sessionKey: input.sessionKey,
         userId: input.requester.id,
         channel: input.channel,
@@ -124,10 +130,10 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       return approval;
     },
     get: (id) => options.approvals.get(id),
-    async attachCard(id, card) {
-      await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card] } : current));
+    async attachCard(id, { explanation, ...card }) {
+      await options.approvals.update(id, (current) => (current ? { ...current, cards: [...current.cards, card], ...(explanation === undefined || explanation === '' ? {} : { explanation }) } : current));
     },
-    async decide({ id, deciderId, deciderChannel, deciderName, choice, reason }) {
+    async decide({ id, deciderId, deciderChannel, deciderName, choice, reason, via }) {
       let refusal: DecisionRefusal | undefined;
       const updated = await options.approvals.update(id, (current) => {
         if (!current) {
@@ -153,9 +159,10 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
           return current;
         }
         const decidedAt = now().toISOString();
+        const where = via === undefined ? {} : { decidedVia: via };
         return choice === 'deny'
-          ? { ...current, status: 'denied', decidedBy: deciderName, decidedAt, denialReason: reason }
-          : { ...current, status: 'approved', scope: choice, decidedBy: deciderName, decidedAt };
+          ? { ...current, status: 'denied', decidedBy: deciderName, decidedAt, denialReason: reason, ...where }
+          : { ...current, status: 'approved', scope: choice, decidedBy: deciderName, decidedAt, ...where };
       });
       if (refusal) {
         if (refusal.code === 'expired') await removeFromIndex(id);
@@ -170,12 +177,14 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
       options.audit.record({
         kind: 'approval-decided',
         approvalId: id,
+        ...(updated.traceId === undefined ? {} : { traceId: updated.traceId }),
         sessionKey: updated.sessionKey,
         userId: deciderId,
         channel: updated.channel,
         tool: updated.toolName,
         outcome: updated.status === 'approved' ? `approved:${updated.scope}` : 'denied',
         decidedBy: deciderName,
+        ...(via === undefined ? {} : { via }),
       });
       return { ok: true, approval: updated };
     },

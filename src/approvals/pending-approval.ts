@@ -32,6 +32,8 @@ export type PendingApproval = {
   readonly argumentsHash: string;
   readonly summary: string;
   readonly reason: string;
+  /** The model-written risk explanation the card showed (`approvals.explain`), once a card was delivered. */
+  readonly explanation?: string;
   readonly requester: { readonly id: string; readonly displayName: string };
   /** User ids that may decide; the requester alone when the channel has no approvers. */
   readonly approvers: readonly string[];
@@ -51,6 +53,10 @@ export type PendingApproval = {
   readonly decidedBy?: string;
   readonly decidedAt?: string;
   readonly denialReason?: string;
+  /** Set when the decision was made outside a chat: `console` (the web console); the cards say so. */
+  readonly decidedVia?: 'console';
+  /** The trace of the turn that asked, when known: its audit entries carry it. */
+  readonly traceId?: string;
   /** Set on a budget's soft-limit card only: its choices mean continue (`once`) or stop (`deny`) for this period. */
   readonly budgetPeriod?: 'daily' | 'monthly';
   /** Absent until the decided approval's turn starts resuming. */

@@ -8,6 +8,7 @@ import { hooksSchema } from './hooks-config-schema.js';
 import { toolSelectionSchema } from './tool-selection-schema.js';
 import { a2aSchema } from './a2a-schema.js';
 import { tracingSchema } from './tracing-schema.js';
+import { consoleSchema } from './console-schema.js';
 
 export { toolSelectionSchema } from './tool-selection-schema.js';
 
@@ -338,6 +339,7 @@ export const coreConfigSchema = z.strictObject({
     .default({})
     .describe('Price per million tokens, by model name as configured (model.primary.name); models not listed count tokens only.'),
   tracing: tracingSchema.prefault({}).describe('OpenTelemetry traces over OTLP/HTTP, from the standard OTEL_* variables; off (nothing loaded) while no endpoint is set.'),
+  console: consoleSchema.prefault({}).describe('The web console at /console on the gateway: approvals, activity, usage, schedules and health (CONSOLE_ENABLED, CONSOLE_PUBLIC_URL).'),
 });
 
 /**
@@ -347,8 +349,8 @@ export const coreConfigSchema = z.strictObject({
 export function createConfigSchema(sections: readonly ChannelConfigSection[]) {
   const channels = z.strictObject(Object.fromEntries(sections.map((section) => [section.name, section.schema.prefault({})]))).prefault({});
   // `channels` keeps its place after approvals, so the generated reference reads in the file's order.
-  const { cron, hooks, mcp, budgets, prices, tracing, ...head } = coreConfigSchema.shape;
-  return z.strictObject({ ...head, channels, cron, hooks, mcp, budgets, prices, tracing });
+  const { cron, hooks, mcp, budgets, prices, tracing, console, ...head } = coreConfigSchema.shape;
+  return z.strictObject({ ...head, channels, cron, hooks, mcp, budgets, prices, tracing, console });
 }
 
 /** The validated configuration the runtime reads; a channel reads its own section typed through its `ChannelConfigSection`. */

@@ -7,6 +7,7 @@ import { errorBody, respondWithError } from './error-response.js';
 import type { GatewayMetrics } from './gateway-metrics.js';
 import type { HealthReport } from './health-report.js';
 import type { HttpRequest, HttpRoute } from './http-route.js';
+import { createFormBodyReader } from './read-form-body.js';
 import { createJsonBodyReader, defaultBodyLimitBytes } from './read-json-body.js';
 
 /** The parts the HTTP gateway serves. */
@@ -80,8 +81,14 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
     }),
   );
   // Mounted paths come from config (Telegram's webhook URL): matched literally, never read as router patterns.
-  const mounted = new Map(options.routes.map((route) => [route.path, { route, readJson: createJsonBodyReader({ limitBytes: route.bodyLimitBytes ?? defaultBodyLimitBytes }) }]));
-  const prefixed = [...mounted.entries()].filter(([, entry]) => entry.route.matchPrefix === true);
+  const mounted = new Map(
+    options.routes.map((route) => {
+      const limitBytes = route.bodyLimitBytes ?? defaultBodyLimitBytes;
+      return [route.path, { route, readJson: createJsonBodyReader({ limitBytes }), readForm: createFormBodyReader({ limitBytes }) }] as const;
+    }),
+  );
+  // Longest prefix first: a route below another (`/console/act/` under `/console/`) answers its own paths.
+  const prefixed = [...mounted.entries()].filter(([, entry]) => entry.route.matchPrefix === true).sort(([left], [right]) => right.length - left.length);
   app.use(async (context, next) => {
     const exact = mounted.get(context.path);
     const entry = exact !== undefined && exact.route.matchPrefix !== true ? exact : prefixed.find(([path]) => context.path.startsWith(path) && context.path.length > path.length)?.[1];
@@ -104,6 +111,7 @@ export function createGatewayApp(options: GatewayAppOptions): Koa {
       headers: flattenHeaders(context.headers),
       query: flattenQuery(context.query),
       readJson: () => entry.readJson(context),
+      readForm: () => entry.readForm(context),
       closed: closed.signal,
     };
     const response = await route.handle(request);

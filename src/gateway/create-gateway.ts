@@ -11,7 +11,7 @@ import type { Telemetry } from '../telemetry/telemetry.js';
 import type { GatewayAppOptions } from './create-gateway-app.js';
 import { createDeferredRequestHandler } from './deferred-request-handler.js';
 import { createGatewayMetrics } from './gateway-metrics.js';
-import { buildHealthReport, type InstanceHealth } from './health-report.js';
+import { buildHealthReport, type HealthReport, type InstanceHealth } from './health-report.js';
 import type { GatewayRoutes, HttpRoute } from './http-route.js';
 
 /** What the gateway is built from. */
@@ -46,6 +46,8 @@ export type Gateway = GatewayRoutes & {
   status(): ChannelStatus;
   /** The routes the channels mounted, in the order they did. */
   routes(): readonly HttpRoute[];
+  /** The report GET /healthz answers (with the token), for the web console's health page. */
+  health(): Promise<HealthReport>;
 };
 
 /** Creates the gateway: koa on host:port serving /healthz, /metrics and every route a channel mounts. */
@@ -56,6 +58,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   let bound: { host: string; port: number } | undefined;
   let state: ChannelStatus = { state: 'stopped' };
   let disposeMetrics: (() => void) | undefined;
+  let startedAt = now();
+  const health = async (): Promise<HealthReport> => {
+    const store = await options.store.check();
+    const parked = store.state === 'ok' ? await options.statusOfParkedTurns?.().catch(() => undefined) : undefined;
+    const bus = options.bus.stats();
+    return buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus, store, parked, instance: { ...options.instance(), queueDepth: bus.queued }, startedAt, now: now() });
+  };
 
   return {
     mount(route) {
@@ -69,19 +78,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       state = { state: 'starting' };
       const metrics = createGatewayMetrics({ telemetry: options.telemetry, bus: options.bus, store: options.store });
       disposeMetrics = metrics.dispose;
-      const startedAt = now();
-      const appOptions: GatewayAppOptions = {
-        logger: options.logger,
-        metricsToken: options.metricsToken,
-        metrics,
-        routes: mounted,
-        health: async () => {
-          const store = await options.store.check();
-          const parked = store.state === 'ok' ? await options.statusOfParkedTurns?.().catch(() => undefined) : undefined;
-          const bus = options.bus.stats();
-          return buildHealthReport({ channels: options.statusOfChannels(), mcp: options.statusOfToolServers?.(), bus, store, parked, instance: { ...options.instance(), queueDepth: bus.queued }, startedAt, now: now() });
-        },
-      };
+      startedAt = now();
+      const appOptions: GatewayAppOptions = { logger: options.logger, metricsToken: options.metricsToken, metrics, routes: mounted, health };
       // koa, its router and their dependencies load once the server listens (before the first request, or with it).
       const handler = createDeferredRequestHandler({
         build: async () => (await import('./create-gateway-app.js')).createGatewayApp(appOptions).callback(),
@@ -117,6 +115,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     address: () => bound,
     status: () => state,
+    health,
   };
 }
 

@@ -1,3 +1,4 @@
+import type { FormBody } from './read-form-body.js';
 import type { JsonBody } from './read-json-body.js';
 
 /** A request as a route sees it: path, lower-cased headers, the query, a lazily read JSON body, and whether the caller left. */
@@ -13,6 +14,8 @@ export type HttpRequest = {
    * when asked, so a route can refuse a request from its headers first. A body over the limit is dropped as it arrives.
    */
   readJson(): Promise<JsonBody>;
+  /** Reads the body as an HTML form (`application/x-www-form-urlencoded`) within the route's `bodyLimitBytes`. */
+  readForm(): Promise<FormBody>;
   /** Aborted when the caller hangs up before the answer is written. */
   readonly closed: AbortSignal;
 };
@@ -25,7 +28,10 @@ export type HttpRoute = {
   readonly method: 'GET' | 'POST';
   /** Matched literally (paths come from config), never read as a router pattern. */
   readonly path: string;
-  /** Also serves every path below `path` (which then ends in `/`): `/v1/approvals/` answers `/v1/approvals/<id>`; an exact path wins. */
+  /**
+   * Also serves every path below `path` (which then ends in `/`): `/v1/approvals/` answers `/v1/approvals/<id>`; an exact
+   * path wins, then the longest prefix (`/console/act/` before `/console/`).
+   */
   readonly matchPrefix?: boolean;
   /** Largest body `readJson` accepts; default 1 MiB. */
   readonly bodyLimitBytes?: number;

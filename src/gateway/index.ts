@@ -5,4 +5,5 @@ export * from './error-response.js';
 export * from './gateway-metrics.js';
 export * from './health-report.js';
 export * from './http-route.js';
+export * from './read-form-body.js';
 export * from './read-json-body.js';

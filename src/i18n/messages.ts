@@ -1,3 +1,4 @@
+import { chineseConsoleMessages, type ConsoleMessages, englishConsoleMessages } from './console-messages.js';
 import type { Risk } from '../events/risk.js';
 import { chineseElicitationMessages, type ElicitationMessages, englishElicitationMessages } from './elicitation-messages.js';
 import { type BudgetMessages, chineseBudgetMessages, englishBudgetMessages } from './budget-messages.js';
@@ -99,6 +100,8 @@ export type Messages = {
   /** An MCP server asking the person for input: its questions, reply words and reasons. */
   readonly elicitation: ElicitationMessages;
   readonly memory: MemoryMessages;
+  /** The web console: `/console` answers and the card's mark for decisions made there. */
+  readonly console: ConsoleMessages;
 };
 
 /** Why the model could not be reached, by ModelFailure kind, as the person reads it. */
@@ -131,6 +134,7 @@ const en: Messages = {
       '/parked: approvers list, retry or drop messages set aside after repeated failures',
       '/memory: what I remember about you and this chat (when memory is on)',
       '/forget <words>: forget the remembered facts that contain these words',
+      '/console: a one-time link to the web console (when it is on)',
       '/help: this list',
     ].join('\n'),
   greeting: (botName) => `Hi, I am ${botName}. Ask me anything, or ask me to remind you of something. Risky actions wait for your approval. /help lists the commands.`,
@@ -202,6 +206,7 @@ const en: Messages = {
   parked: englishParkedMessages,
   elicitation: englishElicitationMessages,
   memory: englishMemoryMessages,
+  console: englishConsoleMessages,
 };
 
 const zhCN: Messages = {
@@ -228,6 +233,7 @@ const zhCN: Messages = {
       '/parked：审批人查看、重试或删除多次失败后被搁置的消息',
       '/memory：我记住的关于你和这个聊天的事实（开启记忆时）',
       '/forget <关键词>：忘记包含这些词的事实',
+      '/console：获取网页控制台的一次性登录链接（开启时）',
       '/help：显示本列表',
     ].join('\n'),
   greeting: (botName) => `你好，我是 ${botName}。有风险的操作会先请你批准。/help 查看命令。`,
@@ -298,6 +304,7 @@ const zhCN: Messages = {
   parked: chineseParkedMessages,
   elicitation: chineseElicitationMessages,
   memory: chineseMemoryMessages,
+  console: chineseConsoleMessages,
 };
 
 const catalogue: Readonly<Record<Locale, Messages>> = { en, 'zh-CN': zhCN };

@@ -26,6 +26,8 @@ export type AuditEntry = {
   readonly approvalSource?: string;
   readonly approvalId?: string;
   readonly decidedBy?: string;
+  /** Where a decision was made when not in a chat: `console` (the web console). */
+  readonly via?: 'console';
   /** The approval reviewer's model and one-line reason (`approval-reviewed`). */
   readonly model?: string;
   readonly reason?: string;

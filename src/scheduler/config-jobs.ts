@@ -71,7 +71,7 @@ export function syncConfigJobs(stored: readonly StoredJob[], fromConfig: readonl
       jobs.push(existing);
       continue;
     }
-    const fresh: StoredJob = existing ? { ...job, lastRun: existing.lastRun, recentRuns: existing.recentRuns } : job;
+    const fresh: StoredJob = existing ? { ...job, lastRun: existing.lastRun, recentRuns: existing.recentRuns, ...(existing.paused === undefined ? {} : { paused: existing.paused }) } : job;
     jobs.push(fresh);
     write.push(fresh);
   }

@@ -66,6 +66,8 @@ export function createJobRunner(options: {
     if (!job) return { ok: false, reason: 'not-found', error: `There is no scheduled job ${jobId}.` };
     if (!emit) return { ok: false, reason: 'not-started', error: 'The scheduler is not running.' };
     if (job.done && reason !== 'manual') return { ok: false, reason: 'done', error: `One-time job ${jobId} has already run.` };
+    // A timer armed before the pause reached this instance (cluster: until the next reconcile) fires nothing.
+    if (job.paused !== undefined && reason !== 'manual') return { ok: false, reason: 'skipped', error: `Job ${jobId} is paused.` };
     const startedAt = options.now().toISOString();
     // Shared: runs of one job queue behind each other in its session (one turn at a time across instances).
     if (options.shared !== true && running.has(jobId)) {

@@ -52,9 +52,16 @@ export type Scheduler = Channel & {
   runNow(jobId: string): Promise<FireResult>;
   /** Every stored job, spent one-time jobs and run history included. */
   jobs(): Promise<readonly StoredJob[]>;
+  /** Stops arming a job until it is resumed (web console); it stays listed and can still be run now. */
+  pause(jobId: string, by: string): Promise<JobChange>;
+  /** Arms a paused job again from its next due time (runs missed while paused are not caught up). */
+  resume(jobId: string): Promise<JobChange>;
   /** Problems found in `cron.jobs` of the config (those jobs do not run). */
   readonly configProblems: readonly string[];
 };
+
+/** What pausing or resuming a job found: the job as stored after, or why not. */
+export type JobChange = { readonly ok: true; readonly job: StoredJob } | { readonly ok: false; readonly error: string };
 
 /** Creates the scheduler over the store; jobs are loaded, caught up and armed in `start`. */
 export function createScheduler(options: SchedulerOptions): Scheduler {
@@ -92,7 +99,7 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   }
 
   function arm(job: StoredJob): void {
-    if (!started || job.done) return;
+    if (!started || job.done || job.paused !== undefined) return;
     const parsed = parseSchedule(job.schedule, job.timezone);
     if (!parsed.ok) return;
     if (parsed.kind === 'once') timers.armOnce(job.id, parsed.at);
@@ -147,10 +154,10 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
   async function reconcile(): Promise<void> {
     if (!started) return;
     const stored = await jobs.all();
-    const live = new Set(stored.filter((job) => !job.done).map((job) => job.id));
+    const live = new Set(stored.filter((job) => !job.done && job.paused === undefined).map((job) => job.id));
     for (const jobId of timers.armed()) if (!live.has(jobId)) timers.disarm(jobId);
     const armed = new Set(timers.armed());
-    for (const job of stored) if (!job.done && !armed.has(job.id)) arm(job);
+    for (const job of stored) if (live.has(job.id) && !armed.has(job.id)) arm(job);
   }
 
   return {
@@ -171,5 +178,20 @@ export function createScheduler(options: SchedulerOptions): Scheduler {
     status: () => state,
     runNow: (jobId) => fireAndRearm(jobId, 'manual'),
     jobs: () => jobs.all(),
+    async pause(jobId, by) {
+      const changed = await jobs.change(jobId, (job) => (job.done ? job : { ...job, paused: { by, at: now().toISOString() } }));
+      if (changed === undefined) return { ok: false, error: `There is no scheduled job ${jobId}.` };
+      if (changed.done) return { ok: false, error: `One-time job ${jobId} has already run.` };
+      timers.disarm(jobId);
+      return { ok: true, job: changed };
+    },
+    async resume(jobId) {
+      const changed = await jobs.change(jobId, ({ paused: _paused, ...job }) => job);
+      if (changed === undefined) return { ok: false, error: `There is no scheduled job ${jobId}.` };
+      arm(changed);
+      const next = timers.nextRun(jobId);
+      const stored = next === undefined ? changed : ((await jobs.change(jobId, (job) => ({ ...job, nextRunAt: next.toISOString() }))) ?? changed);
+      return { ok: true, job: stored };
+    },
   };
 }

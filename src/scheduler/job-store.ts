@@ -12,6 +12,8 @@ export type StoredJob = ScheduledJob & {
   readonly timezoneApproved?: boolean;
   /** The latest runs, newest last (skipped firings included). */
   readonly recentRuns?: readonly JobRun[];
+  /** Set while an operator has paused the job (web console): not armed, no catch-up; run now still works. */
+  readonly paused?: { readonly by: string; readonly at: string };
 };
 
 /** Durable jobs in the `schedules` namespace, with an index key listing their ids (keyv cannot list keys). */

@@ -31,7 +31,7 @@ export function toJobRow(job: StoredJob): JobRow {
     timezone: job.timezone,
     target: formatTarget(job.target),
     source: job.source,
-    nextRun: nextRunOf(job)?.toISOString() ?? (job.done ? 'done' : 'never'),
+    nextRun: job.paused !== undefined ? `paused by ${job.paused.by}` : (nextRunOf(job)?.toISOString() ?? (job.done ? 'done' : 'never')),
     lastStatus: describeLastRun(job),
   };
 }

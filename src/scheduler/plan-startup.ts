@@ -23,7 +23,8 @@ export type JobPlan = {
 export function planStartup(job: StoredJob, now: Date): JobPlan {
   const interrupted = job.lastRun?.status === 'running';
   const base = { jobId: job.id, interrupted, fireNow: false, missedSkipped: false };
-  if (job.done) return base;
+  // A paused job waits for its resume: nothing armed, a run missed meanwhile is not caught up.
+  if (job.done || job.paused !== undefined) return base;
   const parsed = parseSchedule(job.schedule, job.timezone);
   if (!parsed.ok) return { ...base, invalid: parsed.error };
   if (parsed.kind === 'once') {

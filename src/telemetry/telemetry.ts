@@ -9,6 +9,8 @@ export type ModelUsageReport = {
   readonly model: string;
   readonly channel: string;
   readonly origin: string;
+  /** The conversation the call was made for (the web console's activity view). */
+  readonly sessionKey?: string;
   readonly inputTokens: number;
   readonly cachedInputTokens: number;
   readonly outputTokens: number;

@@ -60,7 +60,7 @@ const srcLayers: readonly (readonly string[])[] = [
   ['reviewer', 'memory'],
   ['cluster', 'agent'],
   ['gateway', 'scheduler', 'doctor'],
-  ['channel', 'mcp-server', 'hooks'],
+  ['channel', 'mcp-server', 'hooks', 'console'],
   ['app'],
   ['cli'],
 ];

@@ -9,6 +9,7 @@ export function jsonRequest(input: { readonly body: unknown; readonly rawBody?: 
     headers: input.headers ?? {},
     query: {},
     readJson: async () => ({ ok: true, body: input.body, rawBody }),
+    readForm: async () => ({ ok: false, status: 415, message: 'a JSON request' }),
     closed: new AbortController().signal,
   };
 }

@@ -67,6 +67,15 @@ async function packagesLoadedAtStart(name: string, environment: Readonly<Record<
 
 /** Starts `npm start` with the module recorder until its ready line; what it loaded. */
 async function loadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<LoadedAtStart> {
+  const loaded = await modulesLoadedAtStart(name, environment);
+  return {
+    packages: new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? [])),
+    own: new Set(loaded.flatMap((url) => (url.includes('/node_modules/') ? [] : (/\/dist\/((?:src|channels|tools)\/.+)$/.exec(url)?.[1] ?? [])))),
+  };
+}
+
+/** Starts `npm start` with the module recorder until its ready line; the URL of every module it loaded. */
+async function modulesLoadedAtStart(name: string, environment: Readonly<Record<string, string>> = {}): Promise<string[]> {
     const log = join(folder, `${name}.log`);
     const child = spawn(process.execPath, ['--import', resolve(repositoryRoot, 'test', 'fakes', 'record-module-loads.mjs'), resolve(repositoryRoot, 'dist', 'src', 'app', 'main.js'), 'start'], {
       cwd: repositoryRoot,
@@ -92,11 +101,7 @@ async function loadedAtStart(name: string, environment: Readonly<Record<string, 
       child.kill('SIGTERM');
       await exited;
     }
-    const loaded = readFileSync(log, 'utf8').split('\n');
-    return {
-      packages: new Set(loaded.flatMap((url) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)?.[1] ?? [])),
-      own: new Set(loaded.flatMap((url) => (url.includes('/node_modules/') ? [] : (/\/dist\/((?:src|channels|tools)\/.+)$/.exec(url)?.[1] ?? [])))),
-    };
+    return readFileSync(log, 'utf8').split('\n');
 }
 
 describe('npm start loads only what is configured', () => {
@@ -119,5 +124,11 @@ describe('npm start loads only what is configured', () => {
     const packages = await packagesLoadedAtStart('modules-traced', { OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9' });
     expect(packages).toContain('@opentelemetry/sdk-trace-base');
     expect(packages).toContain('@opentelemetry/exporter-trace-otlp-http');
+  }, 60_000);
+
+  it('loads nothing of the web console while it is off, and mounts it once CONSOLE_ENABLED=true', async () => {
+    const consoleFiles = (urls: readonly string[]) => urls.filter((url) => url.includes('/dist/src/console/'));
+    expect(consoleFiles(await modulesLoadedAtStart('modules-console-off'))).toEqual([]);
+    expect(consoleFiles(await modulesLoadedAtStart('modules-console-on', { CONSOLE_ENABLED: 'true' }))).toEqual(expect.arrayContaining([expect.stringContaining('/dist/src/console/create-console-routes.js')]));
   }, 60_000);
 });

@@ -154,3 +154,32 @@ describe('gateway routes below a prefix, and streamed bodies', () => {
     }
   });
 });
+
+describe('routes below routes, and HTML forms', () => {
+  it('the longest prefix answers its paths (whatever the mount order), reads forms within the limit, and health() is what /healthz says', async () => {
+    const gateway = await gatewayOn();
+    gateway.mount({ method: 'GET', path: '/console/', matchPrefix: true, handle: async (request) => ({ status: 200, body: { page: request.path } }) });
+    gateway.mount({
+      method: 'POST',
+      path: '/console/act/',
+      matchPrefix: true,
+      bodyLimitBytes: 64,
+      handle: async (request) => {
+        const form = await request.readForm();
+        return form.ok ? { status: 200, body: { fields: form.fields } } : { status: form.status, body: { message: form.message } };
+      },
+    });
+    await gateway.start();
+    const base = `http://127.0.0.1:${gateway.address()?.port}`;
+    expect(await (await fetch(`${base}/console/approvals`)).json()).toEqual({ page: '/console/approvals' });
+    const posted = await fetch(`${base}/console/act/decide`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'id=a1&choice=once&choice=deny' });
+    expect(await posted.json()).toEqual({ fields: { id: 'a1', choice: 'once' } });
+    const json = await fetch(`${base}/console/act/decide`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(json.status).toBe(415);
+    const large = await fetch(`${base}/console/act/decide`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `id=${'x'.repeat(200)}` });
+    expect(large.status).toBe(413);
+    expect((await fetch(`${base}/console/act/decide`)).status).toBe(405);
+    expect(await gateway.health()).toMatchObject({ status: 'ok', channels: { terminal: { state: 'running' } } });
+    await gateway.stop();
+  });
+});

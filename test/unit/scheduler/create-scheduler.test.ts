@@ -94,3 +94,29 @@ describe('the scheduler port', () => {
     await channel.stop();
   });
 });
+
+describe('pausing and resuming a job (web console)', () => {
+  it('a paused job is not armed at start and does not catch up; run now still fires it; resumed, it is armed again', async () => {
+    const config = configWith([{ id: 'daily', schedule: '0 9 * * *', prompt: 'a', target: 'cli:local', catchUp: 'run-once' }]);
+    const first = await startChannel(config);
+    expect(await first.pause('daily', '@boss')).toMatchObject({ ok: true, job: { paused: { by: '@boss' } } });
+    expect(await first.pause('nope', '@boss')).toMatchObject({ ok: false });
+    await first.stop();
+    const jobs = createJobStore(store);
+    await jobs.change('daily', (job) => ({ ...job, nextRunAt: yesterday }));
+
+    const paused = await startChannel(config);
+    expect(paused.status()).toEqual({ state: 'running', detail: '0 jobs armed' });
+    expect(emitted).toEqual([]);
+    expect(await paused.runNow('daily')).toMatchObject({ ok: true });
+    expect(emitted.map((event) => (event.type === 'schedule-fired' ? event.jobId : event.type))).toEqual(['daily']);
+    const resumed = await paused.resume('daily');
+    expect(resumed.ok && resumed.job.paused).toBeUndefined();
+    expect(new Date(resumed.ok ? (resumed.job.nextRunAt ?? 0) : 0).getTime()).toBeGreaterThan(Date.now());
+    await paused.stop();
+
+    const again = await startChannel(config);
+    expect(again.status()).toEqual({ state: 'running', detail: '1 job armed' });
+    await again.stop();
+  });
+});
