@@ -6,6 +6,9 @@ import type { Logger } from '../logging/create-logger.js';
 import type { CompactionCursor } from '../memory/compaction-cursor.js';
 import { createFactExtractor } from '../memory/create-fact-extractor.js';
 import { createFactStore, type FactList } from '../memory/create-fact-store.js';
+import { createIdentityLinks, type IdentityLink } from '../memory/create-identity-links.js';
+import { createLinkCodes, type StoredLinkCode } from '../memory/create-link-codes.js';
+import type { FactListing } from '../agent/memory-commands.js';
 import { createHistoryCompactor } from '../memory/create-history-compactor.js';
 import { formatRecalledFacts, type RecallRequest, recallFacts } from '../memory/recall-facts.js';
 import type { ModelPort } from '../model/model-port.js';
@@ -31,7 +34,9 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
   const ceiling = memory.enabled ? Math.floor(budgetChars * memory.compaction.ceilingFactor) : budgetChars;
   const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: ceiling, idleTtlMs }));
   if (!memory.enabled) return { history };
-  const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: input.now });
+  const identities = createIdentityLinks(store.namespace<IdentityLink>('memory-identities'), { now: input.now });
+  const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: input.now, resolveScope: (scope) => identities.resolve(scope) });
+  const linkCodes = createLinkCodes(store.namespace<StoredLinkCode>('memory-link-codes'), { now: input.now });
   const extractFacts = createFactExtractor({ model: input.model, facts, ...(input.budgets === undefined ? {} : { budgets: input.budgets }), logger: input.logger });
   // Facts come from each message's own words when its turn ends, before compaction runs; the span itself is not read
   // for facts, since in it a person's words can no longer be told apart from quoted text, files and hook payloads.
@@ -48,5 +53,6 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
     now: input.now,
   });
   const recall = async (request: RecallRequest) => formatRecalledFacts(await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars }));
-  return { history, memory: { extractFacts, compactor, recall, facts, audit: input.audit } };
+  const listings = store.namespace<FactListing>('memory-listings');
+  return { history, memory: { extractFacts, compactor, recall, facts, audit: input.audit, listings, identities, linkCodes } };
 }

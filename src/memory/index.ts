@@ -6,6 +6,8 @@ export * from './complete-within-budget.js';
 export * from './create-fact-extractor.js';
 export * from './create-fact-store.js';
 export * from './create-history-compactor.js';
+export * from './create-identity-links.js';
+export * from './create-link-codes.js';
 export * from './fact-extraction-prompt.js';
 export * from './memory-fact.js';
 export * from './message-size.js';

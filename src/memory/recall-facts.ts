@@ -18,7 +18,7 @@ export function tokenizeForRecall(text: string): string[] {
 export async function visibleFacts(facts: FactStore, request: RecallRequest): Promise<readonly MemoryFact[]> {
   const shared = await facts.current({ kind: request.isGroup ? 'group' : 'chat', channel: request.channel, chatId: request.chatId });
   const personal = await facts.current({ kind: 'person', channel: request.channel, userId: request.userId });
-  const mine = request.isGroup ? personal.filter((fact) => fact.source.chatId === request.chatId) : personal;
+  const mine = request.isGroup ? personal.filter((fact) => fact.source.channel === request.channel && fact.source.chatId === request.chatId) : personal;
   return [...shared, ...mine];
 }
 
