@@ -11,6 +11,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   audit     print recent audit entries (npm run audit)
   usage     print model calls, tokens and cost today and this month, per chat, user, job, model and origin (npm run usage; --day, --month)
   parked    list turns set aside after repeated interruptions; show, retry or drop one (npm run parked -- retry <id>)
+  memory    export or delete what memory holds about a person (npm run memory -- --export <channel>:<userId> [--out FILE] | --delete <channel>:<userId>)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
   hooks     list named hooks and their last deliveries: received, verified, matched, run, delivered (npm run hooks)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
@@ -32,6 +33,8 @@ async function main(): Promise<number> {
       return (await import('../cli/run-usage.js')).runUsage(parsed);
     case 'parked':
       return (await import('../cli/run-parked.js')).runParked(parsed);
+    case 'memory':
+      return (await import('../cli/run-memory.js')).runMemory(parsed);
     case 'cron':
       return (await import('../cli/run-cron.js')).runCron(parsed);
     case 'hooks':

@@ -11,4 +11,5 @@ export * from './create-link-codes.js';
 export * from './fact-extraction-prompt.js';
 export * from './memory-fact.js';
 export * from './message-size.js';
+export * from './person-memory.js';
 export * from './recall-facts.js';
