@@ -20,7 +20,12 @@ afterEach(() => {
 
 function capture() {
   let text = '';
-  return { write: (chunk: string) => void (text += chunk), text: () => text };
+  return {
+    write(chunk: string) {
+      text += chunk;
+    },
+    text: () => text,
+  };
 }
 
 const at = '2026-12-02T08:00:00.000Z';
