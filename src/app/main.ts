@@ -16,6 +16,7 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   hooks     list named hooks and their last deliveries: received, verified, matched, run, delivered (npm run hooks)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)
+  eval-memory  play multi-session conversations with memory on and off, score the answers with the model (npm run eval:memory; --longmemeval FILE, --limit N)
   eval-reviewer  run labelled calls through the approval reviewer and print a confusion table (npm run eval:reviewer)`;
 
 async function main(): Promise<number> {
@@ -43,6 +44,8 @@ async function main(): Promise<number> {
       return (await import('./run-doctor.js')).runDoctor(parsed);
     case 'config-docs':
       return (await import('./run-config-docs.js')).runConfigDocs(parsed);
+    case 'eval-memory':
+      return (await import('../cli/run-memory-evaluation.js')).runMemoryEvaluation(parsed);
     case 'eval-reviewer':
       return (await import('../cli/run-reviewer-evaluation.js')).runReviewerEvaluation(parsed);
     case 'help':
