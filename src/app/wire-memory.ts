@@ -9,6 +9,10 @@ import { createFactStore, type FactList } from '../memory/create-fact-store.js';
 import { createIdentityLinks, type IdentityLink } from '../memory/create-identity-links.js';
 import { createLinkCodes, type StoredLinkCode } from '../memory/create-link-codes.js';
 import type { FactListing } from '../agent/memory-commands.js';
+import { createEmbeddingsClient } from '../memory/create-embeddings-client.js';
+import { createFactVectors, type FactVectors, pruneFactVectors, type ScopeVectors } from '../memory/create-fact-vectors.js';
+import type { MemoryFact } from '../memory/memory-fact.js';
+import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import { createHistoryCompactor } from '../memory/create-history-compactor.js';
 import { formatRecalledFacts, type RecallRequest, recallFacts } from '../memory/recall-facts.js';
 import type { ModelPort } from '../model/model-port.js';
@@ -35,9 +39,20 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
   const history = fenceHistory(createSessionHistory(store.namespace<SessionRecord>('sessions'), { budgetChars: ceiling, idleTtlMs }));
   if (!memory.enabled) return { history };
   const identities = createIdentityLinks(store.namespace<IdentityLink>('memory-identities'), { now: input.now });
-  const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: input.now, resolveScope: (scope) => identities.resolve(scope) });
+  const vectorRows = store.namespace<ScopeVectors>('memory-vectors');
+  const vectors = factVectorsFor(config, vectorRows, input.logger);
+  const onChange = async (scopeKey: string, kept: readonly MemoryFact[]) => {
+    if (vectors !== undefined) await pruneFactVectors(vectorRows, scopeKey, new Set(kept.map((fact) => fact.id))).catch((error: unknown) => input.logger.warn({ error }, 'vectors of changed facts not pruned'));
+  };
+  const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: input.now, resolveScope: (scope) => identities.resolve(scope), onChange });
   const linkCodes = createLinkCodes(store.namespace<StoredLinkCode>('memory-link-codes'), { now: input.now });
-  const extractFacts = createFactExtractor({ model: input.model, facts, ...(input.budgets === undefined ? {} : { budgets: input.budgets }), logger: input.logger });
+  const extractor = createFactExtractor({ model: input.model, facts, ...(input.budgets === undefined ? {} : { budgets: input.budgets }), logger: input.logger });
+  // Facts are embedded when written; a failed embedding leaves the fact to keyword search.
+  const extractFacts: typeof extractor = async (authored, attribution) => {
+    const extraction = await extractor(authored, attribution);
+    if (extraction.kind === 'recorded' && extraction.facts.length > 0 && vectors !== undefined && !(await vectors.add(extraction.facts))) input.logger.warn({ sessionKey: attribution.sessionKey }, 'facts not embedded (the embeddings endpoint did not answer); keyword search only for them');
+    return extraction;
+  };
   // Facts come from each message's own words when its turn ends, before compaction runs; the span itself is not read
   // for facts, since in it a person's words can no longer be told apart from quoted text, files and hook payloads.
   const compactor = createHistoryCompactor({
@@ -52,7 +67,23 @@ export function wireMemory(input: { readonly config: Config; readonly store: Sto
     logger: input.logger,
     now: input.now,
   });
-  const recall = async (request: RecallRequest) => formatRecalledFacts(await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars }));
+  const similarity = vectors === undefined ? {} : { similarity: (query: string, visible: readonly MemoryFact[]) => vectors.similarities(query, visible) };
+  const recall = async (request: RecallRequest) => formatRecalledFacts(await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars, ...similarity }));
   const listings = store.namespace<FactListing>('memory-listings');
   return { history, memory: { extractFacts, compactor, recall, facts, audit: input.audit, listings, identities, linkCodes } };
+}
+
+/** Vector similarity when `memory.embeddings.model` is set: its endpoint, else the primary model's (an OpenAI-compatible one); none otherwise. */
+function factVectorsFor(config: Config, rows: KeyValueNamespace<ScopeVectors>, logger: Logger): FactVectors | undefined {
+  const settings = config.memory.embeddings;
+  if (settings.model === undefined) return undefined;
+  const primary = config.model.primary;
+  const ownEndpoint = settings.baseUrl !== undefined;
+  const baseUrl = settings.baseUrl ?? (primary.provider === 'openai' ? (primary.baseUrl ?? 'https://api.openai.com/v1') : undefined);
+  if (baseUrl === undefined) {
+    logger.warn('memory.embeddings.model is set but there is no OpenAI-compatible endpoint for it (set memory.embeddings.baseUrl): keyword search only');
+    return undefined;
+  }
+  const apiKey = ownEndpoint ? settings.apiKey : (settings.apiKey ?? primary.apiKey);
+  return createFactVectors(rows, createEmbeddingsClient({ baseUrl, model: settings.model, timeoutMs: settings.timeoutMs, ...(apiKey === undefined ? {} : { apiKey }) }));
 }

@@ -60,12 +60,12 @@ function newestWins(facts: readonly MemoryFact[], replacedAt: string): readonly 
 /** Creates the fact store over its namespace. With `resolveScope`, a linked person's facts are read and written in the scope they were linked to. */
 export function createFactStore(
   facts: KeyValueNamespace<FactList>,
-  options: { readonly now: () => Date; readonly createId?: () => string; readonly resolveScope?: ScopeResolver; readonly onChange?: (scopeKey: string) => void },
+  options: { readonly now: () => Date; readonly createId?: () => string; readonly resolveScope?: ScopeResolver; readonly onChange?: (scopeKey: string, facts: readonly MemoryFact[]) => Promise<void> },
 ): FactStore {
   const createId = options.createId ?? (() => randomUUID());
   const resolve = options.resolveScope ?? (async (scope: FactScope) => scope);
   const keyOf = async (scope: FactScope) => factScopeKey(await resolve(scope));
-  const changed = (key: string) => options.onChange?.(key);
+  const changed = async (key: string, list: FactList | undefined) => options.onChange?.(key, list?.facts ?? []);
   return {
     async record(fact) {
       const scope = await resolve(fact.scope);
@@ -73,7 +73,7 @@ export function createFactStore(
       const created: MemoryFact = { id: createId(), ...fact, scope, subject };
       let recorded = created;
       const key = factScopeKey(scope);
-      await facts.update(key, (current) => {
+      const written = await facts.update(key, (current) => {
         const list = current?.facts ?? [];
         const same = list.find((known) => known.subject === subject && known.statement === fact.statement && known.source.messageId !== undefined && known.source.messageId === fact.source.messageId);
         if (same !== undefined) {
@@ -83,7 +83,8 @@ export function createFactStore(
         recorded = created;
         return { facts: capped(appended(list, created, options.now().toISOString())) };
       });
-      changed(key);
+      // Capping may have dropped old facts: their derived data (vectors) goes with them.
+      if (recorded === created) await changed(key, written);
       return recorded;
     },
     async current(scope) {
@@ -96,7 +97,7 @@ export function createFactStore(
       const wanted = new Set(ids);
       let deleted: string[] = [];
       const key = await keyOf(scope);
-      await facts.update(key, (current) => {
+      const written = await facts.update(key, (current) => {
         const list = current?.facts ?? [];
         const subjects = new Set(list.filter((fact) => wanted.has(fact.id)).map((fact) => fact.subject));
         deleted = list.filter((fact) => subjects.has(fact.subject)).map((fact) => fact.id);
@@ -104,7 +105,7 @@ export function createFactStore(
         const kept = list.filter((fact) => !subjects.has(fact.subject));
         return kept.length === 0 ? undefined : { facts: kept };
       });
-      changed(key);
+      await changed(key, written);
       return deleted;
     },
     async clear(scope) {
@@ -114,7 +115,7 @@ export function createFactStore(
         deleted = (current?.facts ?? []).map((fact) => fact.id);
         return undefined;
       });
-      changed(key);
+      await changed(key, undefined);
       return deleted;
     },
     async merge(from, into) {
@@ -124,7 +125,7 @@ export function createFactStore(
       const moved = (await facts.get(fromKey))?.facts ?? [];
       if (moved.length === 0) return 0;
       const replacedAt = options.now().toISOString();
-      await facts.update(intoKey, (current) => {
+      const written = await facts.update(intoKey, (current) => {
         const list = current?.facts ?? [];
         const known = new Set(list.map((fact) => fact.id));
         const combined = [...list, ...moved.filter((fact) => !known.has(fact.id)).map((fact) => ({ ...fact, scope: into }))];
@@ -132,8 +133,8 @@ export function createFactStore(
       });
       // Written into the linked scope first: a crash in between leaves the facts twice, never nowhere.
       await facts.delete(fromKey);
-      changed(fromKey);
-      changed(intoKey);
+      await changed(fromKey, undefined);
+      await changed(intoKey, written);
       return moved.length;
     },
     async all() {
