@@ -31,7 +31,7 @@ export const memorySchema = z
       .strictObject({
         model: optionalText.describe('Embedding model (e.g. text-embedding-3-small): with it, facts are embedded when written and the message at recall, and vector similarity is merged with the keyword ranking. Empty: keyword search only, no embedding calls.'),
         baseUrl: optionalText.pipe(z.url().optional()).describe('OpenAI-compatible endpoint serving POST /embeddings; empty: the primary model endpoint (model.primary.baseUrl).'),
-        apiKey: optionalText.describe('API key of the embeddings endpoint (e.g. ${EMBEDDINGS_API_KEY}); empty with an empty baseUrl: the primary model\'s key.'),
+        apiKey: optionalText.describe('API key of the embeddings endpoint (put an environment variable here with the YAML placeholder syntax); empty with an empty baseUrl: the primary model\'s key.'),
         timeoutMs: z.coerce.number().int().min(100).max(60_000).default(5000).describe('Longest wait for one embeddings call; past it recall goes on with keywords alone.'),
       })
       .prefault({}),
