@@ -13,6 +13,9 @@ export interface FactVectors {
   similarities(query: string, facts: readonly MemoryFact[]): Promise<ReadonlyMap<string, number>>;
 }
 
+/** Facts without a vector embedded along with the query at one recall, at most. */
+const maxCatchUpPerRecall = 16;
+
 /** The text a fact is embedded as. Pure. */
 const textOf = (fact: MemoryFact) => `${fact.subject}: ${fact.statement}`;
 
@@ -44,33 +47,45 @@ export async function pruneFactVectors(vectors: KeyValueNamespace<ScopeVectors>,
 
 /** Creates the fact vectors over their namespace and an embeddings endpoint (vectors rounded to 5 decimals to keep rows small). */
 export function createFactVectors(vectors: KeyValueNamespace<ScopeVectors>, embeddings: EmbeddingsClient): FactVectors {
+  /** Keeps facts' vectors with their scopes, one update per scope. */
+  async function store(facts: readonly MemoryFact[], embedded: readonly (readonly number[])[]): Promise<void> {
+    const byScope = new Map<string, Record<string, number[]>>();
+    for (const [index, fact] of facts.entries()) {
+      const vector = embedded[index];
+      if (vector === undefined) continue;
+      const key = factScopeKey(fact.scope);
+      byScope.set(key, { ...(byScope.get(key) ?? {}), [fact.id]: vector.map((value) => Math.round(value * 1e5) / 1e5) });
+    }
+    for (const [key, added] of byScope) {
+      // Vectors of another model are not comparable: a change of model starts the scope over.
+      await vectors.update(key, (current) => ({ model: embeddings.model, vectors: { ...(current?.model === embeddings.model ? current.vectors : {}), ...added } }));
+    }
+  }
   return {
     async add(facts) {
       const result = await embeddings.embed(facts.map(textOf));
       if (!result.ok) return false;
-      const byScope = new Map<string, Record<string, number[]>>();
-      for (const [index, fact] of facts.entries()) {
-        const vector = result.vectors[index];
-        if (vector === undefined) continue;
-        const key = factScopeKey(fact.scope);
-        byScope.set(key, { ...(byScope.get(key) ?? {}), [fact.id]: vector.map((value) => Math.round(value * 1e5) / 1e5) });
-      }
-      for (const [key, added] of byScope) {
-        // Vectors of another model are not comparable: a change of model starts the scope over.
-        await vectors.update(key, (current) => ({ model: embeddings.model, vectors: { ...(current?.model === embeddings.model ? current.vectors : {}), ...added } }));
-      }
+      await store(facts, result.vectors);
       return true;
     },
     async similarities(query, facts) {
       const scores = new Map<string, number>();
       if (facts.length === 0 || query.trim() === '') return scores;
-      const result = await embeddings.embed([query]);
-      const [queryVector] = result.ok ? result.vectors : [];
-      if (queryVector === undefined) return scores;
       const keys = [...new Set(facts.map((fact) => factScopeKey(fact.scope)))];
       const stored = await Promise.all(keys.map(async (key) => vectors.get(key)));
       const known = new Map<string, readonly number[]>();
       for (const scope of stored) if (scope?.model === embeddings.model) for (const [id, vector] of Object.entries(scope.vectors)) known.set(id, vector);
+      // Facts without a vector (moved by /link, written while the endpoint was down, another model) are embedded with the query, a few per turn.
+      const missing = facts.filter((fact) => !known.has(fact.id)).slice(0, maxCatchUpPerRecall);
+      const result = await embeddings.embed([query, ...missing.map(textOf)]);
+      if (!result.ok) return scores;
+      const [queryVector, ...caughtUp] = result.vectors;
+      if (queryVector === undefined) return scores;
+      for (const [index, fact] of missing.entries()) {
+        const vector = caughtUp[index];
+        if (vector !== undefined) known.set(fact.id, vector);
+      }
+      if (missing.length > 0) await store(missing, caughtUp);
       for (const fact of facts) {
         const vector = known.get(fact.id);
         if (vector !== undefined) scores.set(fact.id, cosineSimilarity(queryVector, vector));
