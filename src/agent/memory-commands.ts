@@ -43,7 +43,9 @@ async function factsHere(deps: MemoryCommandDependencies, event: MessageReceived
 /** A numbered list with a Forget button per fact, remembered for `/forget <number>`. */
 async function listed(deps: MemoryCommandDependencies, event: MessageReceived, facts: readonly MemoryFact[], wrap: (lines: readonly string[]) => string): Promise<MemoryAnswer> {
   await deps.listings?.set(listingKey(event), { factIds: facts.map((fact) => fact.id) }, listingTtlMs);
-  const lines = facts.map((fact, index) => deps.messages.memory.line({ number: index + 1, statement: fact.statement, authorName: fact.source.authorName, date: fact.source.at.slice(0, 10) }));
+  const lines = facts.map((fact, index) =>
+    deps.messages.memory.line({ number: index + 1, statement: fact.statement, authorName: fact.source.authorName, date: fact.source.at.slice(0, 10), ...(fact.source.channel === event.channel ? {} : { elsewhere: fact.source.channel }) }),
+  );
   const buttons = facts.map((fact, index): ReplyButton => ({ label: deps.messages.memory.forgetButton(index + 1), action: 'memory-forget', actionId: fact.id }));
   return { text: wrap(lines), buttons };
 }

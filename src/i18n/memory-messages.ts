@@ -5,8 +5,8 @@ export type MemoryMessages = {
   readonly empty: string;
   /** The facts the bot holds here, one numbered line each with its source. */
   readonly list: (lines: readonly string[]) => string;
-  /** One fact as listed: its statement, who said it, when. */
-  readonly line: (input: { readonly number: number; readonly statement: string; readonly authorName: string; readonly date: string }) => string;
+  /** One fact as listed: its statement, who said it, when, and on which channel when not this one (a linked account). */
+  readonly line: (input: { readonly number: number; readonly statement: string; readonly authorName: string; readonly date: string; readonly elsewhere?: string }) => string;
   /** The label of a fact's Forget button (Telegram). */
   readonly forgetButton: (number: number) => string;
   readonly usageForget: string;
@@ -40,7 +40,7 @@ export const englishMemoryMessages: MemoryMessages = {
   off: 'Memory is off here: I keep only the recent conversation.',
   empty: 'I hold no facts about you or this chat here.',
   list: (lines) => ['What I remember here:', ...lines, '', 'Press Forget under a fact, or send /forget <number> (as listed) or /forget <words>.'].join('\n'),
-  line: ({ number, statement, authorName, date }) => `${number}. ${statement} (from ${authorName}, ${date})`,
+  line: ({ number, statement, authorName, date, elsewhere }) => `${number}. ${statement} (from ${authorName}, ${date}${elsewhere === undefined ? '' : `, on ${elsewhere}`})`,
   forgetButton: (number) => `🗑 Forget ${number}`,
   usageForget: 'Usage: /forget <words>, e.g. /forget home city; or /forget <number> from your last /memory list',
   forgotten: (count) => (count === 1 ? 'Forgotten: 1 fact.' : `Forgotten: ${count} facts.`),
@@ -65,7 +65,7 @@ export const chineseMemoryMessages: MemoryMessages = {
   off: '这里没有开启记忆：我只保留最近的对话。',
   empty: '在这里我没有记住关于你或这个聊天的任何事实。',
   list: (lines) => ['我在这里记住的内容：', ...lines, '', '点击事实下方的“忘记”按钮，或发送 /forget <编号>（按列表）或 /forget <关键词>。'].join('\n'),
-  line: ({ number, statement, authorName, date }) => `${number}. ${statement}（来自 ${authorName}，${date}）`,
+  line: ({ number, statement, authorName, date, elsewhere }) => `${number}. ${statement}（来自 ${authorName}，${date}${elsewhere === undefined ? '' : `，在 ${elsewhere}`}）`,
   forgetButton: (number) => `🗑 忘记 ${number}`,
   usageForget: '用法：/forget <关键词>，例如 /forget 家乡；或 /forget <编号>（来自你最近一次 /memory 列表）',
   forgotten: (count) => `已忘记 ${count} 条事实。`,
