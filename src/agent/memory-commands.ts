@@ -84,7 +84,9 @@ export async function forgetText(deps: MemoryCommandDependencies, event: Message
   const isApprover = isChatApprover(deps.approvalRouteFor, event);
   const mayForget = (fact: MemoryFact) => fact.scope.kind !== 'group' || isApprover || fact.source.authorId === event.sender.id;
   const here = await factsHere(deps, event);
-  const listing = words.every((word) => /^[1-9]\d{0,3}$/.test(word)) ? await deps.listings?.get(listingKey(event)) : undefined;
+  const listed = words.every((word) => /^[1-9]\d{0,3}$/.test(word)) ? await deps.listings?.get(listingKey(event)) : undefined;
+  // A number past the list's end is read as words ("/forget 2024" about a fact that mentions the year).
+  const listing = listed !== undefined && words.every((word) => Number(word) <= listed.factIds.length) ? listed : undefined;
   if (listing !== undefined) {
     const ids = words.map((word) => listing.factIds[Number(word) - 1]);
     const group = event.isGroup && isApprover ? await deps.facts.current(groupScopeOf(event)) : [];

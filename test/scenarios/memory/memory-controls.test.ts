@@ -84,11 +84,15 @@ describe('memory controls over Telegram', () => {
     // Numbered: the list's numbers (as WeChat and QQ people answer) name the facts.
     await alice.sendMessage(alice.makeMessage('/memory'));
     await current.waitForBotMessage((message) => message.text.startsWith('What I remember here:') && !message.text.includes('Paris'), 'the second listing');
+    // A number past the list is read as words: no fact says "7".
     await alice.sendMessage(alice.makeMessage('/forget 7'));
-    await current.waitForBotMessage((message) => message.text.startsWith('Your last /memory list here has no fact numbered 7.'), 'the refusal of a number not listed');
+    await current.waitForBotMessage((message) => message.text === 'I hold no fact here that contains "7".', 'a number past the list read as words');
     await alice.sendMessage(alice.makeMessage('/forget 1'));
     await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact.', 'the numbered forget');
     expect(await stored()).not.toContain('tea');
+    // The list still says 1, but that fact is gone now.
+    await alice.sendMessage(alice.makeMessage('/forget 1'));
+    await current.waitForBotMessage((message) => message.text.startsWith('Your last /memory list here has no fact numbered 1.'), 'the number of a fact already forgotten');
   });
 
   it("approvers see and clear a group's memory; other members are refused", async () => {
