@@ -5,6 +5,8 @@ import { collectSecrets } from '../config/collect-secrets.js';
 import { loadConfig } from '../config/load-config.js';
 import { createFactStore, type FactList } from '../memory/create-fact-store.js';
 import { createIdentityLinks, type IdentityLink, type PersonIdentity } from '../memory/create-identity-links.js';
+import { pruneFactVectors, type ScopeVectors } from '../memory/create-fact-vectors.js';
+import type { MemoryFact } from '../memory/memory-fact.js';
 import { collectPersonMemory, deletePersonMemory, type StoredSession } from '../memory/person-memory.js';
 import { createAuditLog } from '../registry/audit-log.js';
 import { createStore } from '../store/create-store.js';
@@ -45,8 +47,11 @@ export async function runMemory(parsed: ParsedArguments, output: Output = proces
   const now = () => new Date();
   try {
     const identities = createIdentityLinks(store.namespace<IdentityLink>('memory-identities'), { now });
-    const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now, resolveScope: (scope) => identities.resolve(scope) });
-    const sources = { facts, identities, sessions: store.namespace<StoredSession>('sessions') };
+    const vectors = store.namespace<ScopeVectors>('memory-vectors');
+    // A deleted fact's vector goes with it, as when a person forgets it in chat.
+    const onChange = (scopeKey: string, kept: readonly MemoryFact[]) => pruneFactVectors(vectors, scopeKey, new Set(kept.map((fact) => fact.id)));
+    const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now, resolveScope: (scope) => identities.resolve(scope), onChange });
+    const sources = { facts, identities, sessions: store.namespace<StoredSession>('sessions'), listings: store.namespace<unknown>('memory-listings') };
     const by = `operator:${operatorName()}`;
     const user = `${person.channel}:${person.userId}`;
     if (exporting !== undefined) {

@@ -19,7 +19,13 @@ export type PersonMemory = {
 };
 
 /** Where memory lives, for an operator's export and delete. */
-export type PersonMemorySources = { readonly facts: FactStore; readonly identities: IdentityLinks; readonly sessions: KeyValueNamespace<StoredSession> };
+export type PersonMemorySources = {
+  readonly facts: FactStore;
+  readonly identities: IdentityLinks;
+  readonly sessions: KeyValueNamespace<StoredSession>;
+  /** The last `/memory` lists shown (`<channel>|<chat>|<userId>`), deleted with the rest. */
+  readonly listings?: KeyValueNamespace<unknown>;
+};
 
 /** A person's sessions: their private chat (`<channel>:<userId>`) and their per-person sessions in groups (`<channel>:<chat>:<userId>`). Pure. */
 export function isSessionOf(sessionKey: string, identity: PersonIdentity): boolean {
@@ -42,7 +48,8 @@ export async function collectPersonMemory(sources: PersonMemorySources, identity
 
 /**
  * Deletes what memory holds about a person: their person scope, the facts they stated in groups and chats (each with
- * its older versions), the compaction summaries at the head of their sessions, and their identity links. Resolves to
+ * its older versions), the compaction summaries at the head of their sessions, their identity links and their last
+ * `/memory` lists. Resolves to
  * what was deleted, for the audit.
  */
 export async function deletePersonMemory(sources: PersonMemorySources, identity: PersonIdentity): Promise<{ readonly factIds: readonly string[]; readonly summaries: readonly string[]; readonly identities: readonly PersonIdentity[] }> {
@@ -58,5 +65,8 @@ export async function deletePersonMemory(sources: PersonMemorySources, identity:
     await sources.sessions.update(sessionKey, (session) => (session === undefined ? undefined : { ...session, messages: session.messages.filter((message, index) => !(index === 0 && isCompactionSummary(message))) }));
   }
   await sources.identities.unlink(found.identities);
+  for (const [key] of (await sources.listings?.entries()) ?? []) {
+    if (found.identities.some((each) => key.startsWith(`${each.channel}|`) && key.endsWith(`|${each.userId}`))) await sources.listings?.delete(key);
+  }
   return { factIds, summaries: found.summaries.map((entry) => entry.sessionKey), identities: found.identities };
 }

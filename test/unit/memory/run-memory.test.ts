@@ -43,7 +43,12 @@ async function seed(dataDir: string): Promise<void> {
   await facts.record({ scope: { kind: 'person', channel: 'telegram', userId: '7' }, subject: 'home city', statement: 'Bob lives in Rome.', source: source('7', 'telegram', '7'), trust: 'allowed-user' });
   await facts.record({ scope: { kind: 'group', channel: 'telegram', chatId: '-100' }, subject: 'meeting', statement: 'Meetings are on Tuesday.', source: source('42', 'telegram', '-100'), trust: 'group-member' });
   await facts.record({ scope: { kind: 'group', channel: 'telegram', chatId: '-100' }, subject: 'office', statement: 'The office is in Lyon.', source: source('7', 'telegram', '-100'), trust: 'group-member' });
+  const everyFact = (await facts.all()).flatMap(([key, list]) => list.map((known) => [key, known.id] as const));
+  const vectors = store.namespace<{ model: string; vectors: Record<string, number[]> }>('memory-vectors');
+  for (const [key, id] of everyFact) await vectors.update(key, (current) => ({ model: 'm', vectors: { ...(current?.vectors ?? {}), [id]: [1, 0] } }));
   const sessions = store.namespace<StoredSession & { updatedAt: string }>('sessions');
+  await store.namespace('memory-listings').set('telegram|-100|42', { factIds: ['x'] });
+  await store.namespace('memory-listings').set('telegram|-100|7', { factIds: ['y'] });
   await sessions.set('telegram:42', { messages: [createSummaryMessage('Alice planned a trip to Kyoto.'), { role: 'user', content: 'hi' }], updatedAt: at });
   await sessions.set('telegram:7', { messages: [createSummaryMessage('Bob asked about trains.')], updatedAt: at });
   await store.close();
@@ -77,6 +82,12 @@ describe('npm run memory', () => {
     expect(output.text()).toBe('Deleted 3 fact(s) and 1 summary(ies) about telegram:42 and its 1 linked identity(ies).\n');
     const store = await createStore({ dataDir });
     const left = JSON.stringify([...(await store.namespace('memory-facts').entries()), ...(await store.namespace('sessions').entries()), ...(await store.namespace('memory-identities').entries())]);
+    // Vectors are left for the facts still there (Bob's, and the group fact Bob stated), none for the deleted ones.
+    const factIds = new Set((await store.namespace<{ facts: { id: string }[] }>('memory-facts').entries()).flatMap(([, list]) => list.facts.map((known) => known.id)));
+    const vectorIds = (await store.namespace<{ vectors: Record<string, number[]> }>('memory-vectors').entries()).flatMap(([, scope]) => Object.keys(scope.vectors));
+    expect(vectorIds.sort()).toEqual([...factIds].sort());
+    expect(vectorIds).toHaveLength(2);
+    expect((await store.namespace('memory-listings').entries()).map(([key]) => key)).toEqual(['telegram|-100|7']);
     await store.close();
     expect(left).not.toMatch(/Paris|tea|Tuesday|Kyoto|wxid_a/);
     expect(left).toMatch(/Rome/);
