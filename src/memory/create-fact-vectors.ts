@@ -1,3 +1,4 @@
+import type { UsageAttribution } from '../model/model-port.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { EmbeddingsClient } from './create-embeddings-client.js';
 import { factScopeKey, type MemoryFact } from './memory-fact.js';
@@ -8,9 +9,9 @@ export type ScopeVectors = { readonly model: string; readonly vectors: Readonly<
 /** Facts' vectors: written with the facts, read at recall. */
 export interface FactVectors {
   /** Embeds these facts and keeps their vectors with their scope; resolves to whether the endpoint answered. */
-  add(facts: readonly MemoryFact[]): Promise<boolean>;
+  add(facts: readonly MemoryFact[], attribution: UsageAttribution): Promise<boolean>;
   /** Cosine similarity of the query to each fact that has a vector; empty when the endpoint does not answer. */
-  similarities(query: string, facts: readonly MemoryFact[]): Promise<ReadonlyMap<string, number>>;
+  similarities(query: string, facts: readonly MemoryFact[], attribution: UsageAttribution): Promise<ReadonlyMap<string, number>>;
 }
 
 /** Facts without a vector embedded along with the query at one recall, at most. */
@@ -46,7 +47,17 @@ export async function pruneFactVectors(vectors: KeyValueNamespace<ScopeVectors>,
 }
 
 /** Creates the fact vectors over their namespace and an embeddings endpoint (vectors rounded to 5 decimals to keep rows small). */
-export function createFactVectors(vectors: KeyValueNamespace<ScopeVectors>, embeddings: EmbeddingsClient): FactVectors {
+export function createFactVectors(
+  vectors: KeyValueNamespace<ScopeVectors>,
+  embeddings: EmbeddingsClient,
+  /** Each answered embeddings call, with whose it was (origin `memory`), for the usage ledger. */
+  onUsage?: (inputTokens: number, attribution: UsageAttribution) => void,
+): FactVectors {
+  async function embed(texts: readonly string[], attribution: UsageAttribution) {
+    const result = await embeddings.embed(texts);
+    if (result.ok) onUsage?.(result.inputTokens ?? 0, { ...attribution, origin: 'memory' });
+    return result;
+  }
   /** Keeps facts' vectors with their scopes, one update per scope. */
   async function store(facts: readonly MemoryFact[], embedded: readonly (readonly number[])[]): Promise<void> {
     const byScope = new Map<string, Record<string, number[]>>();
@@ -62,13 +73,13 @@ export function createFactVectors(vectors: KeyValueNamespace<ScopeVectors>, embe
     }
   }
   return {
-    async add(facts) {
-      const result = await embeddings.embed(facts.map(textOf));
+    async add(facts, attribution) {
+      const result = await embed(facts.map(textOf), attribution);
       if (!result.ok) return false;
       await store(facts, result.vectors);
       return true;
     },
-    async similarities(query, facts) {
+    async similarities(query, facts, attribution) {
       const scores = new Map<string, number>();
       if (facts.length === 0 || query.trim() === '') return scores;
       const keys = [...new Set(facts.map((fact) => factScopeKey(fact.scope)))];
@@ -77,7 +88,7 @@ export function createFactVectors(vectors: KeyValueNamespace<ScopeVectors>, embe
       for (const scope of stored) if (scope?.model === embeddings.model) for (const [id, vector] of Object.entries(scope.vectors)) known.set(id, vector);
       // Facts without a vector (moved by /link, written while the endpoint was down, another model) are embedded with the query, a few per turn.
       const missing = facts.filter((fact) => !known.has(fact.id)).slice(0, maxCatchUpPerRecall);
-      const result = await embeddings.embed([query, ...missing.map(textOf)]);
+      const result = await embed([query, ...missing.map(textOf)], attribution);
       if (!result.ok) return scores;
       const [queryVector, ...caughtUp] = result.vectors;
       if (queryVector === undefined) return scores;

@@ -3,7 +3,7 @@ import type { FactStore } from './create-fact-store.js';
 import type { MemoryFact } from './memory-fact.js';
 
 /** Where a turn runs and what it is about: the scopes it may see follow from where, the ranking from the query. */
-export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string };
+export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string; readonly sessionKey?: string };
 
 /** Words for the keyword index: Latin words whole, each CJK character on its own (Chinese has no spaces). Pure. */
 export function tokenizeForRecall(text: string): string[] {

@@ -1,6 +1,7 @@
 // Vector similarity with an embeddings endpoint (the scripted model server's POST /v1/embeddings, deterministic
 // vectors): facts are embedded when written, the message at recall, and a fact no keyword finds is recalled by meaning;
-// the vectors are in the store, so recall works the same after a restart; a forgotten fact leaves no vector behind.
+// the vectors are in the store, so recall works the same after a restart; a forgotten fact leaves no vector behind;
+// every embeddings call is counted in the usage ledger.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScopeVectors } from '../../../src/memory/create-fact-vectors.js';
 import { factExtractionPrompt } from '../../../src/memory/fact-extraction-prompt.js';
@@ -52,6 +53,13 @@ describe('memory with an embeddings endpoint', () => {
     expect(current.model.embeddings.at(-1)?.inputs).toEqual(['puppy name?']);
     expect(systemPromptOf('puppy name?')).toContain('Their dog is Biscuit.');
     expect(systemPromptOf('puppy name?')).not.toMatch(/Paris|tea/);
+
+    // Each embeddings call is counted in the usage ledger under its model, as origin memory.
+    const { app } = current.testApp;
+    await app.bus.idle();
+    const { day } = app.budgets.ledger.periods();
+    const embedded = current.model.embeddings.length;
+    await waitFor(async () => (await app.budgets.ledger.totals({ period: day, dimension: 'model', id: 'embed-test' })).calls === embedded, 'every embeddings call counted');
 
     await current.restartApp();
     await alice.sendMessage(alice.makeMessage('puppies name again?'));

@@ -49,11 +49,11 @@ describe.skipIf(!up)(`memory over PostgreSQL, two instances${skip ? ` (skipped: 
       const a = instance(first);
       const b = instance(second);
       const dog = await a.facts.record(fact('Their dog is Biscuit.', 'dog', 'm1'));
-      await a.vectors.add([dog]);
+      await a.vectors.add([dog], { origin: 'user', sessionKey: 'telegram:42', userId: '42', channel: 'telegram', chatId: '42' });
       await Promise.all(Array.from({ length: 10 }, (_, index) => (index % 2 === 0 ? a : b).facts.record(fact(`Thing ${index} is kept.`, `thing ${index}`, `t${index}`))));
       expect(await b.facts.current({ kind: 'person', channel: 'telegram', userId: '42' })).toHaveLength(11);
       const request = { channel: 'telegram', chatId: '42', userId: '42', isGroup: false, query: 'puppy name' };
-      const recalled = await recallFacts(b.facts, request, { budgetChars: 25, similarity: (query, visible) => b.vectors.similarities(query, visible) });
+      const recalled = await recallFacts(b.facts, request, { budgetChars: 25, similarity: (query, visible) => b.vectors.similarities(query, visible, { origin: 'user', sessionKey: 'telegram:42', userId: '42', channel: 'telegram', chatId: '42' }) });
       expect(recalled.map((known) => known.statement)).toEqual(['Their dog is Biscuit.']);
     } finally {
       await first.close();
