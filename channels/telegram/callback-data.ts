@@ -5,7 +5,8 @@ import { EchoError } from '../../src/errors/echo-error.js';
 /** What a button press means, once its callback data is parsed. */
 export type CallbackAction =
   | { readonly kind: 'approval'; readonly approvalId: string; readonly choice: ApprovalChoice }
-  | { readonly kind: 'question'; readonly questionId: string; readonly optionIndex: number };
+  | { readonly kind: 'question'; readonly questionId: string; readonly optionIndex: number }
+  | { readonly kind: 'memory-forget'; readonly factId: string };
 
 /** Telegram refuses callback data longer than this many bytes. */
 export const callbackDataLimitBytes = 64;
@@ -31,16 +32,21 @@ const questionData = z
     return { kind: 'question', questionId, optionIndex: Number(index) };
   });
 
+const forgetData = z
+  .string()
+  .regex(/^e1:m:[A-Za-z0-9_-]{1,48}$/)
+  .transform((data): CallbackAction => ({ kind: 'memory-forget', factId: data.slice('e1:m:'.length) }));
+
 const callbackDataSchema = z
   .string()
   .refine((data) => Buffer.byteLength(data, 'utf8') <= callbackDataLimitBytes)
-  .pipe(z.union([approvalData, questionData]));
+  .pipe(z.union([approvalData, questionData, forgetData]));
 
-/** The callback data of a button: `e1:a:<approvalId>:<o|s|a|d>` or `e1:q:<questionId>:<index>`, at most 64 bytes. */
+/** The callback data of a button: `e1:a:<approvalId>:<o|s|a|d>`, `e1:q:<questionId>:<index>` or `e1:m:<factId>`, at most 64 bytes. */
 export function encodeCallbackData(action: CallbackAction): string {
-  const id = action.kind === 'approval' ? action.approvalId : action.questionId;
+  const id = action.kind === 'approval' ? action.approvalId : action.kind === 'question' ? action.questionId : action.factId;
   if (!idPattern.test(id)) throw new EchoError('telegram-callback-id', `An id of ${id.length} characters cannot go into Telegram callback data.`);
-  const data = action.kind === 'approval' ? `e1:a:${id}:${choiceCodes[action.choice]}` : `e1:q:${id}:${action.optionIndex}`;
+  const data = action.kind === 'approval' ? `e1:a:${id}:${choiceCodes[action.choice]}` : action.kind === 'question' ? `e1:q:${id}:${action.optionIndex}` : `e1:m:${id}`;
   if (action.kind === 'question' && (!Number.isInteger(action.optionIndex) || action.optionIndex < 0 || action.optionIndex > 99)) {
     throw new EchoError('telegram-callback-option', `Option index ${action.optionIndex} cannot go into Telegram callback data.`);
   }

@@ -5,7 +5,7 @@ import type { Logger } from '../../src/logging/create-logger.js';
 import type { KeyValueNamespace } from '../../src/store/key-value-namespace.js';
 import type { DraftStreams } from './draft-streams.js';
 import { escapeHtml } from './escape-html.js';
-import { noKeyboard, renderAnsweredQuestion, renderApprovalCard, renderQuestion, renderReply, renderResolvedCard } from './render.js';
+import { noKeyboard, renderAnsweredQuestion, renderApprovalCard, renderQuestion, renderReply, renderResolvedCard, replyKeyboard } from './render.js';
 import { sendFile } from './send-file.js';
 import type { TelegramSender } from './telegram-sender.js';
 import type { TelegramTransport } from './telegram-transport.js';
@@ -56,6 +56,8 @@ export function createOutboundDelivery(options: OutboundDeliveryOptions): Outbou
     const draftId = event.kind === 'final' ? await options.drafts.finish(event.target) : undefined;
     const parts = renderReply(event.text);
     if (parts.length === 0) return { ok: true };
+    // Buttons go on a new message (a draft edited into the answer would lose them to the next edit).
+    if (event.buttons !== undefined && event.buttons.length > 0) return sender.sendParts(event.target, parts, { atLeastOnce: event.kind === 'final', keyboard: replyKeyboard(event.buttons) });
     if (draftId !== undefined) {
       const [first = '', ...rest] = parts;
       const edited = await sender.edit(event.target, draftId, first);

@@ -1,4 +1,5 @@
 import type { ApprovalCard, ApprovalChoice } from '../../src/events/approval-card.js';
+import type { ReplyButton } from '../../src/events/outbound-event.js';
 import { formatClock } from '../../src/i18n/format-clock.js';
 import type { TelegramMessages } from './telegram-strings.js';
 import { encodeCallbackData } from './callback-data.js';
@@ -51,6 +52,11 @@ export function approvalKeyboard(approvalId: string, choices: readonly ApprovalC
     [button('deny', `❌ ${messages.deny}`)],
   ];
   return { inline_keyboard: rows.filter((row) => row.length > 0) };
+}
+
+/** A reply's buttons (the Forget button of each fact `/memory` lists), one row each. Pure. */
+export function replyKeyboard(buttons: readonly ReplyButton[]): InlineKeyboard {
+  return { inline_keyboard: buttons.slice(0, 100).map((button) => [{ text: cut(button.label, buttonTextLimit), callback_data: encodeCallbackData({ kind: 'memory-forget', factId: button.actionId }) }]) };
 }
 
 /** A settled card: its text with the outcome line below (or the outcome alone when the card text is gone). Pure. */

@@ -24,8 +24,8 @@ export type SendOptions = {
 export interface TelegramSender {
   /** Sends one HTML message (at most 4096 characters); threads it under `replyTo` when given. */
   send(target: Target, html: string, options?: SendOptions): Promise<Delivery>;
-  /** Sends parts in order; the first replies to the target's message. Stops at the first failure. */
-  sendParts(target: Target, parts: readonly string[], options?: Pick<SendOptions, 'atLeastOnce'>): Promise<Delivery>;
+  /** Sends parts in order; the first replies to the target's message, the last carries `keyboard`. Stops at the first failure. */
+  sendParts(target: Target, parts: readonly string[], options?: Pick<SendOptions, 'atLeastOnce' | 'keyboard'>): Promise<Delivery>;
   /** Edits a message's text (and buttons); an edit that changes nothing counts as done. */
   edit(target: Target, messageId: number, html: string, options?: { readonly keyboard?: InlineKeyboard; readonly plain?: boolean }): Promise<Delivery>;
 }
@@ -59,7 +59,8 @@ export function createTelegramSender(transport: TelegramTransport): TelegramSend
     async sendParts(target, parts, partOptions = {}) {
       const ids: string[] = [];
       for (const [index, part] of parts.entries()) {
-        const delivery = await sender.send(target, part, { replyTo: index === 0 ? target.replyToMessageId : undefined, atLeastOnce: partOptions.atLeastOnce });
+        const keyboard = index === parts.length - 1 ? partOptions.keyboard : undefined;
+        const delivery = await sender.send(target, part, { replyTo: index === 0 ? target.replyToMessageId : undefined, atLeastOnce: partOptions.atLeastOnce, ...(keyboard === undefined ? {} : { keyboard }) });
         if (!delivery.ok) {
           const error = ids.length === 0 ? delivery.error : `${delivery.error} (after ${ids.length} of ${parts.length} parts were delivered)`;
           // Parts already shown would show twice if the whole answer were sent again.

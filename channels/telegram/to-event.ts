@@ -2,7 +2,8 @@ import { createEnvelope } from '../../src/events/create-envelope.js';
 import type { ActionClicked, MediaReference, MessageReceived, Quote } from '../../src/events/inbound-event.js';
 import type { Sender } from '../../src/events/sender.js';
 import { createSessionKey } from '../../src/events/session-key.js';
-import { parseCallbackData } from './callback-data.js';
+import { assertNever } from '../../src/events/assert-never.js';
+import { type CallbackAction, parseCallbackData } from './callback-data.js';
 import { telegramDownloadLimitBytes } from './media-download.js';
 import type { TelegramCallbackQuery, TelegramMessage, TelegramUpdate, TelegramUser } from './update-schema.js';
 
@@ -131,8 +132,7 @@ function callbackToEvent(update: TelegramUpdate, query: TelegramCallbackQuery, c
     }),
     sender: toSender(query.from),
     action: action.kind,
-    actionId: action.kind === 'approval' ? action.approvalId : action.questionId,
-    choice: action.kind === 'approval' ? action.choice : String(action.optionIndex),
+    ...pressOf(action),
     ...(query.message?.message_id === undefined ? {} : { cardMessageId: String(query.message.message_id) }),
     acknowledgementId: query.id,
   };
@@ -233,4 +233,18 @@ function quoteOf(message: TelegramMessage, bot: BotIdentity | undefined): { quot
   if (!replied) return undefined;
   const text = replied.text ?? replied.caption ?? '';
   return { quoted: { messageId: String(replied.message_id), text, isFromBot: bot !== undefined && replied.from?.id === bot.id } };
+}
+
+/** The id and choice a parsed button carries. Pure. */
+function pressOf(action: CallbackAction): { readonly actionId: string; readonly choice: string } {
+  switch (action.kind) {
+    case 'approval':
+      return { actionId: action.approvalId, choice: action.choice };
+    case 'question':
+      return { actionId: action.questionId, choice: String(action.optionIndex) };
+    case 'memory-forget':
+      return { actionId: action.factId, choice: 'forget' };
+    default:
+      return assertNever(action, 'telegram button');
+  }
 }

@@ -9,6 +9,8 @@ import { answerElicitation, mayAnswerQuestion, splitQuestionId } from './elicit-
 import type { ChatMessage } from '../model/chat-message.js';
 import type { Messages } from '../i18n/messages.js';
 import type { AttachmentReading } from '../media/create-attachment-reader.js';
+import { forgetPressed } from './forget-fact-press.js';
+import type { Target } from '../events/target.js';
 import { decideApproval, sweepExpiredApprovals } from './decide-approval.js';
 import { handleCommand } from './handle-command.js';
 import { parseNumberedReply, pickNumberedApproval } from './pick-numbered-approval.js';
@@ -121,6 +123,10 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       });
       return;
     }
+    if (event.action === 'memory-forget') {
+      await answerForgetPress(event, replyTarget);
+      return;
+    }
     if (await answerCallerQuestionPress(deps, { event, replyTarget })) return;
     const question = await deps.suspensions.get(splitQuestionId(event.actionId).suspensionId);
     const options = question?.kind === 'question' ? (question.options ?? []) : [];
@@ -132,6 +138,13 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       replyTarget,
       acknowledgementId: event.acknowledgementId,
     });
+  }
+
+  async function answerForgetPress(event: ActionClicked, replyTarget: Target): Promise<void> {
+    const messages = deps.messagesFor(event.channel).memory;
+    const outcome = deps.memory === undefined ? undefined : await forgetPressed({ facts: deps.memory.facts, audit: deps.memory.audit, approvalRouteFor: deps.approvalRouteFor }, event);
+    const text = outcome === undefined ? messages.off : outcome.kind === 'forgotten' ? messages.pressForgotten(outcome.statement) : outcome.kind === 'not-yours' ? messages.pressNotYours : messages.pressGone;
+    await deps.outbox.send({ type: 'action-answered', target: replyTarget, acknowledgementId: event.acknowledgementId, text, isAlert: outcome?.kind !== 'forgotten' });
   }
 
   async function onSchedule(event: ScheduleFired): Promise<void> {

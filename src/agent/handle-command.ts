@@ -7,7 +7,9 @@ import { listReviewerDecisions } from '../reviewer/list-reviewer-decisions.js';
 import { switchSmartApprovals } from '../reviewer/switch-smart-approvals.js';
 import { budgetCommand, usageText } from './budget-commands.js';
 import { parkedCommand } from './parked-commands.js';
-import { forgetText, memoryListText } from './memory-commands.js';
+import { forgetText, memoryCommand } from './memory-commands.js';
+import { linkCommand } from './link-command.js';
+import type { ReplyButton } from '../events/outbound-event.js';
 
 const commandPattern = /^\/([a-z_]+)(?:@[A-Za-z0-9_]+)?(?:\s+([\s\S]*))?$/;
 const scopes: Record<string, ApprovalChoice> = { once: 'once', session: 'session', always: 'always' };
@@ -25,8 +27,8 @@ export async function handleCommand(deps: TurnSettings & TurnState & TurnDeliver
   if (!command) return false;
   const messages = deps.messagesFor(event.channel);
   const target = { channel: event.channel, chatId: event.chatId, threadId: event.threadId, replyToMessageId: event.messageId };
-  const reply = async (text: string) => {
-    const delivery = await deps.outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id });
+  const reply = async (text: string, buttons?: readonly ReplyButton[]) => {
+    const delivery = await deps.outbox.send({ type: 'reply', target, text, kind: 'final', causationId: event.id, ...(buttons === undefined || buttons.length === 0 ? {} : { buttons }) });
     // A command's answer ends its turn too: webhook waits and metrics hear about it like any other.
     deps.turnFinished({ causationId: event.id, sessionKey: event.sessionKey, status: 'completed', text, delivery });
     return delivery;
@@ -77,13 +79,19 @@ export async function handleCommand(deps: TurnSettings & TurnState & TurnDeliver
       else await reply(messages.unknownCommand('/budget'));
       return true;
     case 'memory':
-    case 'forget': {
+    case 'forget':
+    case 'link': {
       if (deps.memory === undefined) {
         await reply(messages.memory.off);
         return true;
       }
-      const memoryDeps = { facts: deps.memory.facts, audit: deps.memory.audit, approvalRouteFor: deps.approvalRouteFor, messages };
-      await reply(command.name === 'memory' ? await memoryListText(memoryDeps, event) : await forgetText(memoryDeps, event, command.args));
+      const memory = deps.memory;
+      const memoryDeps = { facts: memory.facts, audit: memory.audit, approvalRouteFor: deps.approvalRouteFor, messages, listings: memory.listings };
+      if (command.name === 'memory') {
+        const answer = await memoryCommand(memoryDeps, event, command.args);
+        await reply(answer.text, deps.numberedChannels?.has(event.channel) ? undefined : answer.buttons);
+      } else if (command.name === 'forget') await reply(await forgetText(memoryDeps, event, command.args));
+      else await reply(await linkCommand({ ...memory, messages, now: deps.now }, event, command.args));
       return true;
     }
     case 'parked':

@@ -18,6 +18,9 @@ import type { HistoryCompactor } from '../memory/create-history-compactor.js';
 import type { FactExtractor } from '../memory/create-fact-extractor.js';
 import type { RecallRequest } from '../memory/recall-facts.js';
 import type { FactStore } from '../memory/create-fact-store.js';
+import type { IdentityLinks } from '../memory/create-identity-links.js';
+import type { LinkCodes } from '../memory/create-link-codes.js';
+import type { FactListing } from './memory-commands.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { AttachmentReader } from '../media/create-attachment-reader.js';
 import type { BudgetControl } from '../budgets/create-budget-control.js';
@@ -55,8 +58,13 @@ export type TurnMemory = {
   readonly recall: (request: RecallRequest) => Promise<string>;
   /** The facts themselves, for `/memory` and `/forget`. */
   readonly facts: FactStore;
-  /** Records what `/forget` removed. */
+  /** Records what `/forget` removed and which identities `/link` joined. */
   readonly audit: (entry: AuditEntry) => void;
+  /** The last `/memory` list each person saw per chat, for `/forget <number>` (numbered replies where there are no buttons). */
+  readonly listings: KeyValueNamespace<FactListing>;
+  /** Identities linked across channels (`/link`), and the one-time codes that link them. */
+  readonly identities: IdentityLinks;
+  readonly linkCodes: LinkCodes;
 };
 
 /** What turns keep in the store: history, pending approvals, suspended turns, open questions, parked turns. */

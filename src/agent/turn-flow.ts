@@ -144,7 +144,7 @@ async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMes
   if (deps.memory === undefined) return '';
   const query = scope.authoredText ?? newMessages.map((message) => (message.role === 'user' ? message.content : '')).join('\n');
   try {
-    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query });
+    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query, sessionKey: scope.sessionKey });
   } catch (error) {
     deps.logger.warn({ traceId: scope.traceId, error }, 'remembered facts could not be read; the turn goes on without them');
     return '';

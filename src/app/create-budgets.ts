@@ -2,7 +2,7 @@ import type { BudgetHolds } from '../budgets/budget-holds.js';
 import type { BudgetState } from '../budgets/budget-check.js';
 import { type BudgetControl, createBudgetControl, hasBudgets } from '../budgets/create-budget-control.js';
 import { createMemoryBudgetHolds } from '../budgets/create-memory-budget-holds.js';
-import { createMeteredModel } from '../budgets/create-metered-model.js';
+import { createMeteredModel, type MeteredCall } from '../budgets/create-metered-model.js';
 import { createUsageLedger } from '../budgets/create-usage-ledger.js';
 import { describeStop } from '../budgets/describe-budget.js';
 import { createPeriodClock } from '../budgets/usage-period.js';
@@ -21,6 +21,8 @@ import { isClusterStore } from './open-event-bus.js';
 export type Budgets = {
   readonly control: BudgetControl;
   meter(model: ModelPort): ModelPort;
+  /** Counts a call made outside a model port (an embeddings call) like a metered one: ledger and `/metrics`. */
+  record(call: MeteredCall): void;
   /** Ends the shared reservations' connections (cluster mode), after the last turn. */
   close(): Promise<void>;
 };
@@ -72,24 +74,26 @@ export async function createBudgets(options: {
     },
   });
   const display = { currency: config.budgets.currency, timezone: config.agent.timezone };
+  const record = (call: MeteredCall) => {
+    const { cost } = ledger.record(call);
+    options.telemetry.emitModelUsage({
+      model: call.model,
+      channel: call.attribution.channel,
+      origin: call.attribution.origin,
+      sessionKey: call.attribution.sessionKey,
+      inputTokens: call.usage?.inputTokens ?? 0,
+      cachedInputTokens: call.usage?.cachedInputTokens ?? 0,
+      outputTokens: call.usage?.outputTokens ?? 0,
+      ...(cost === undefined ? {} : { cost }),
+    });
+  };
   return {
     control,
+    record,
     meter: (model) =>
       createMeteredModel(
         model,
-        (call) => {
-          const { cost } = ledger.record(call);
-          options.telemetry.emitModelUsage({
-            model: call.model,
-            channel: call.attribution.channel,
-            origin: call.attribution.origin,
-            sessionKey: call.attribution.sessionKey,
-            inputTokens: call.usage?.inputTokens ?? 0,
-            cachedInputTokens: call.usage?.cachedInputTokens ?? 0,
-            outputTokens: call.usage?.outputTokens ?? 0,
-            ...(cost === undefined ? {} : { cost }),
-          });
-        },
+        record,
         // Side calls (the risk explainer, the reviewer) reserve here; a turn's calls bring their hold along.
         control.enforced
           ? async (request, attribution, name) => {

@@ -11,10 +11,12 @@ const usage = `Usage: echo-agent <command> [--config FILE]
   audit     print recent audit entries (npm run audit)
   usage     print model calls, tokens and cost today and this month, per chat, user, job, model and origin (npm run usage; --day, --month)
   parked    list turns set aside after repeated interruptions; show, retry or drop one (npm run parked -- retry <id>)
+  memory    export or delete what memory holds about a person (npm run memory -- --export <channel>:<userId> [--out FILE] | --delete <channel>:<userId>)
   cron      list scheduled jobs, next run and last status (npm run cron -- list)
   hooks     list named hooks and their last deliveries: received, verified, matched, run, delivered (npm run hooks)
   doctor    check config, data folder, store, model, channels and tools, one line each (npm run doctor; --json)
   config-docs  write docs/configuration.md from the schema (npm run docs:config; --check to verify)
+  eval-memory  play multi-session conversations with memory on and off, score the answers with the model (npm run eval:memory; --longmemeval FILE, --limit N)
   eval-reviewer  run labelled calls through the approval reviewer and print a confusion table (npm run eval:reviewer)`;
 
 async function main(): Promise<number> {
@@ -32,6 +34,8 @@ async function main(): Promise<number> {
       return (await import('../cli/run-usage.js')).runUsage(parsed);
     case 'parked':
       return (await import('../cli/run-parked.js')).runParked(parsed);
+    case 'memory':
+      return (await import('../cli/run-memory.js')).runMemory(parsed);
     case 'cron':
       return (await import('../cli/run-cron.js')).runCron(parsed);
     case 'hooks':
@@ -40,6 +44,8 @@ async function main(): Promise<number> {
       return (await import('./run-doctor.js')).runDoctor(parsed);
     case 'config-docs':
       return (await import('./run-config-docs.js')).runConfigDocs(parsed);
+    case 'eval-memory':
+      return (await import('../cli/run-memory-evaluation.js')).runMemoryEvaluation(parsed);
     case 'eval-reviewer':
       return (await import('../cli/run-reviewer-evaluation.js')).runReviewerEvaluation(parsed);
     case 'help':

@@ -12,7 +12,7 @@ export function parseArguments(argv: readonly string[]): ParsedArguments {
       const [name, inline] = argument.slice(2).split('=', 2) as [string, string | undefined];
       const next = argv[index + 1];
       if (inline !== undefined) values.set(name, inline);
-      else if (['config', 'profile', 'channel', 'limit', 'day', 'month'].includes(name) && next !== undefined) {
+      else if (['config', 'profile', 'channel', 'limit', 'day', 'month', 'export', 'delete', 'out', 'longmemeval', 'budget-chars'].includes(name) && next !== undefined) {
         values.set(name, next);
         index += 1;
       } else flags.add(name);

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { flexibleBoolean } from './comma-list.js';
+import { flexibleBoolean, optionalText } from './comma-list.js';
 
 /**
  * The `memory` section. Off by default: a turn then costs exactly what it did before (no summary call, no extra
@@ -25,6 +25,14 @@ export const memorySchema = z
     retrieval: z
       .strictObject({
         budgetChars: z.coerce.number().int().min(0).max(50_000).default(2000).describe('Characters of remembered facts put into the system prompt before each model call (the most relevant first; 0: none).'),
+      })
+      .prefault({}),
+    embeddings: z
+      .strictObject({
+        model: optionalText.describe('Embedding model (e.g. text-embedding-3-small): with it, facts are embedded when written and the message at recall, and vector similarity is merged with the keyword ranking. Empty: keyword search only, no embedding calls.'),
+        baseUrl: optionalText.pipe(z.url().optional()).describe('OpenAI-compatible endpoint serving POST /embeddings; empty: the primary model endpoint (model.primary.baseUrl).'),
+        apiKey: optionalText.describe('API key of the embeddings endpoint (put an environment variable here with the YAML placeholder syntax); empty with an empty baseUrl: the primary model\'s key.'),
+        timeoutMs: z.coerce.number().int().min(100).max(60_000).default(5000).describe('Longest wait for one embeddings call; past it recall goes on with keywords alone.'),
       })
       .prefault({}),
   })

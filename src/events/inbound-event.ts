@@ -68,14 +68,14 @@ export type MessageReceived = Envelope & {
   readonly toolScope?: string;
 };
 
-/** A button press (or a numbered reply) answering an approval card or a question. */
+/** A button press (or a numbered reply) answering an approval card or a question, or a fact's Forget button under `/memory`. */
 export type ActionClicked = Envelope & {
   readonly type: 'action-clicked';
   readonly sender: Sender;
-  readonly action: 'approval' | 'question';
-  /** The approval id or question id the press belongs to. */
+  readonly action: 'approval' | 'question' | 'memory-forget';
+  /** The approval id, question id or fact id the press belongs to. */
   readonly actionId: string;
-  /** For approvals: once | session | always | deny. For questions: the option's index as text. */
+  /** For approvals: once | session | always | deny. For questions: the option's index as text. For a fact: `forget`. */
   readonly choice: string;
   /** The platform message that carried the buttons. */
   readonly cardMessageId?: string;

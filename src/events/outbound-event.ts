@@ -2,6 +2,9 @@ import type { ApprovalCard } from './approval-card.js';
 import type { Target } from './target.js';
 import type { TurnFailure } from './turn-failure.js';
 
+/** A button under a reply: pressing it comes back as an `action-clicked` event of this action and id. */
+export type ReplyButton = { readonly label: string; readonly action: 'memory-forget'; readonly actionId: string };
+
 /** Text for the chat. `final` ends the turn; `progress` is a draft later text replaces; `message` stands on its own mid-turn. */
 export type ReplySent = {
   readonly type: 'reply';
@@ -12,6 +15,8 @@ export type ReplySent = {
   readonly causationId?: string;
   /** On a final reply that says the turn could not answer: why (the model, the store, a budget). */
   readonly failure?: TurnFailure;
+  /** Buttons under the reply (the Forget button of each fact `/memory` lists), where the channel has buttons; others show the text alone. */
+  readonly buttons?: readonly ReplyButton[];
 };
 
 /** Ask a person to approve a tool call. */

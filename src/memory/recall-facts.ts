@@ -3,7 +3,7 @@ import type { FactStore } from './create-fact-store.js';
 import type { MemoryFact } from './memory-fact.js';
 
 /** Where a turn runs and what it is about: the scopes it may see follow from where, the ranking from the query. */
-export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string };
+export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string; readonly sessionKey?: string };
 
 /** Words for the keyword index: Latin words whole, each CJK character on its own (Chinese has no spaces). Pure. */
 export function tokenizeForRecall(text: string): string[] {
@@ -18,23 +18,34 @@ export function tokenizeForRecall(text: string): string[] {
 export async function visibleFacts(facts: FactStore, request: RecallRequest): Promise<readonly MemoryFact[]> {
   const shared = await facts.current({ kind: request.isGroup ? 'group' : 'chat', channel: request.channel, chatId: request.chatId });
   const personal = await facts.current({ kind: 'person', channel: request.channel, userId: request.userId });
-  const mine = request.isGroup ? personal.filter((fact) => fact.source.chatId === request.chatId) : personal;
+  const mine = request.isGroup ? personal.filter((fact) => fact.source.channel === request.channel && fact.source.chatId === request.chatId) : personal;
   return [...shared, ...mine];
 }
 
+/** Similarity of a query to facts (vector search), by fact id; facts without a score are left out. */
+export type FactSimilarity = (query: string, facts: readonly MemoryFact[]) => Promise<ReadonlyMap<string, number>>;
+
+/** Reciprocal rank fusion constant: ranks from two lists are merged without comparing their raw scores. */
+const fusionK = 60;
+
 /**
- * The visible facts most relevant to the query, within `budgetChars` of statements: keyword matches first (minisearch,
- * best score first), then the rest, newest first. The index is built from the scope's facts for each turn (at most a
- * few hundred short documents).
+ * The visible facts most relevant to the query, within `budgetChars` of statements: first those the keyword index
+ * (minisearch) or, when given, vector similarity ranks (merged by reciprocal rank fusion), then the rest, newest first.
+ * The keyword index is built from the scope's facts for each turn (at most a few hundred short documents).
  */
-export async function recallFacts(facts: FactStore, request: RecallRequest, options: { readonly budgetChars: number }): Promise<readonly MemoryFact[]> {
+export async function recallFacts(facts: FactStore, request: RecallRequest, options: { readonly budgetChars: number; readonly similarity?: FactSimilarity }): Promise<readonly MemoryFact[]> {
   const visible = await visibleFacts(facts, request);
   if (visible.length === 0) return [];
   const index = new MiniSearch<MemoryFact>({ fields: ['subject', 'statement'], storeFields: [], tokenize: tokenizeForRecall });
   index.addAll(visible);
   const byId = new Map(visible.map((fact) => [fact.id, fact]));
-  const matched = index.search(request.query, { prefix: true, fuzzy: 0.2, combineWith: 'OR' }).flatMap((result) => byId.get(String(result.id)) ?? []);
-  const rest = [...visible].reverse().filter((fact) => !matched.includes(fact));
+  const keywordRanked = index.search(request.query, { prefix: true, fuzzy: 0.2, combineWith: 'OR' }).map((result) => String(result.id));
+  const similar = options.similarity === undefined ? new Map<string, number>() : await options.similarity(request.query, visible);
+  const vectorRanked = [...similar.entries()].filter(([, score]) => score > 0).sort((left, right) => right[1] - left[1]).map(([id]) => id);
+  const fused = new Map<string, number>();
+  for (const ranked of [keywordRanked, vectorRanked]) for (const [rank, id] of ranked.entries()) fused.set(id, (fused.get(id) ?? 0) + 1 / (fusionK + rank + 1));
+  const matched = [...fused.entries()].sort((left, right) => right[1] - left[1]).flatMap(([id]) => byId.get(id) ?? []);
+  const rest = [...visible].reverse().filter((fact) => !fused.has(fact.id));
   const chosen: MemoryFact[] = [];
   let used = 0;
   for (const fact of [...matched, ...rest]) {

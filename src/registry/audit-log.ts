@@ -7,10 +7,11 @@ import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
  * downloaded, a budget raised, a turn parked after repeated interruptions (and retried or dropped by an operator), or an
  * MCP caller's question, its answer and its notification (echo-agent's own MCP server), or an
  * MCP server asking the person for input (elicitation) or the model for a completion (sampling), with the answer, or
- * remembered facts a person made the agent forget (`memory-forgotten`).
+ * remembered facts a person made the agent forget (`memory-forgotten`), identities linked (`memory-linked`), or a person's
+ * memory exported or deleted by an operator (`memory-exported`, `memory-deleted`).
  */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped' | 'question-asked' | 'question-answered' | 'notification-sent' | 'elicitation-requested' | 'elicitation-answered' | 'sampling-requested' | 'memory-forgotten';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped' | 'question-asked' | 'question-answered' | 'notification-sent' | 'elicitation-requested' | 'elicitation-answered' | 'sampling-requested' | 'memory-forgotten' | 'memory-linked' | 'memory-exported' | 'memory-deleted';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;

@@ -12,6 +12,11 @@ export function pipelineNote(plan: BenchPlan, runs: string): string {
   return `pipeline: createApp (server mode, no chat channel, SQLite in a temporary folder) with an in-process model making one todo call per turn; 200 sessions. turnsPerSecond: each of the 200 users sends again as soon as answered, ${plan.pipelineThroughputMs} ms per run. p50Ms/p99Ms: publish to final reply with messages arriving at half that rate for ${plan.pipelineLatencyMs} ms (saturated* are the same percentiles in the throughput phase, queueing included). ${runs}.`;
 }
 
+/** How the memory-on pipeline figures were taken. */
+export function pipelineMemoryNote(runs: string): string {
+  return `pipeline-memory: the pipeline benchmark again with memory.enabled (the instant model also answers each fact extraction with one fact and each compaction with a summary): details.pipeline.memoryOn* are its turnsPerSecond, p50Ms and p99Ms; memoryExtraMsPerTurn is 1000/memoryOnTurnsPerSecond - 1000/pipeline.turnsPerSecond, the saturated cost memory adds to each turn (null without the pipeline figure of the same run). Facts and compaction run after the answer is sent, so p50Ms moves less than throughput. ${runs}.`;
+}
+
 /** How the Telegram figures were taken. */
 export function telegramNote(plan: BenchPlan, runs: string, quick: boolean, against: boolean): string {
   return `telegram: telegram-test-api in this process; echo-agent as \`main.js start\` (TELEGRAM_BOT_TOKEN/API_ROOT/ALLOW_FROM, the scripted model server echoing)${against ? ', each tree\u2019s its own bot in the same rotation,' : ''} a bare telegraf echo bot (ratioToBare) and a bare telegraf bot making one chat-completion request to the same scripted model per message and replying with its answer (ratioToModelFloor), each its own process, all sleeping 100 ms after an empty getUpdates. messagesPerSecond/p99Ms: ${plan.telegramSenders} users send one message each at once${quick ? ' (100 instead of 200: --quick)' : ''}. concurrent50: 50 users send ${plan.concurrentEach} messages each, the next when answered. sequentialMedianMs: one user, ${plan.sequentialMessages} messages, a 1 s pause to read each answer. ${runs}.`;

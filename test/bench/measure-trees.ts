@@ -17,7 +17,7 @@ import { runRegistryBench } from './registry-bench.js';
 import { type InProcessBenchmarks, runInProcessBench } from './run-in-process-bench.js';
 import { measureIdleMemory, measureStartWithWechat, runStartupBench } from './startup-bench.js';
 import { runTelegramBench } from './telegram-bench.js';
-import { clusterNote, pipelineNote, registryNote, telegramNote } from './bench-notes.js';
+import { clusterNote, pipelineMemoryNote, pipelineNote, registryNote, telegramNote } from './bench-notes.js';
 
 type Writable<T> = { -readonly [K in keyof T]: T[K] };
 type FigureSheet = { -readonly [S in keyof TreeFigures]: Writable<TreeFigures[S]> } & { details: Record<string, Figure> };
@@ -181,6 +181,23 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
         if (runs.some((run) => run.durableIntake === false)) notes.push(`against ${tree.label}: its app has no durable intake (app.accept), so its pipeline and memory turns enter by app.bus.publish, its intake then.`);
       });
       notes.push(pipelineNote(plan, runsNote(plan.runs)) + childNote);
+    }
+
+    const pipelineMemory = await attempt('pipeline-memory', 'pipeline with memory on (fact extraction, recall, compaction; instant model)', () =>
+      inProcess('pipeline', { runs: 1, ...pipelineOptions, memory: true }, plan.runs, () => runPipelineBench({ runs: plan.runs, ...pipelineOptions, memory: true })),
+    );
+    if (pipelineMemory) {
+      eachTree('pipeline-memory', pipelineMemory, (sheet, runs) => {
+        const pick = (get: (run: (typeof runs)[number]) => number) => median(runs.map(get));
+        sheet.details['pipeline.memoryOnTurnsPerSecond'] = round(pick((run) => run.turnsPerSecond), 1);
+        sheet.details['pipeline.memoryOnP50Ms'] = round(pick((run) => run.p50Ms));
+        sheet.details['pipeline.memoryOnP99Ms'] = round(pick((run) => run.p99Ms));
+        // Per turn, what memory adds to the saturated runtime: 1/throughput on minus 1/throughput off (both from this run).
+        const off = sheet.pipeline.turnsPerSecond;
+        const on = pick((run) => run.turnsPerSecond);
+        sheet.details['pipeline.memoryExtraMsPerTurn'] = off === null || off <= 0 || on <= 0 ? null : round(1000 / on - 1000 / off, 3);
+      });
+      notes.push(pipelineMemoryNote(runsNote(plan.runs)) + childNote);
     }
 
     const telegram = await attempt('telegram', 'telegram (emulator over HTTP, echo-agent beside two bare telegraf bots)', () =>

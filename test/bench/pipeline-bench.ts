@@ -13,6 +13,8 @@ export type PipelineBenchOptions = {
   /** Length of the latency phase of each run. */
   readonly latencyMs: number;
   readonly warmupMs: number;
+  /** `memory.enabled`: each turn also recalls facts before the model call, and extracts facts (and compacts) after the answer. */
+  readonly memory?: boolean;
 };
 
 /** The pipeline figures: medians over the runs. */
@@ -40,7 +42,7 @@ export type PipelineFigures = {
  * sessions every phase; the app is warmed up first.
  */
 export async function runPipelineBench(options: PipelineBenchOptions): Promise<PipelineFigures> {
-  const bench = await startBenchApp({ model: createInstantModel() });
+  const bench = await startBenchApp({ model: createInstantModel(), ...(options.memory === true ? { yaml: 'memory:\n  enabled: true\n' } : {}) });
   try {
     const closed = (durationMs: number, chatPrefix: string) =>
       driveClosedLoop(bench.app, { sessions: options.sessions, concurrency: options.sessions, durationMs, maxTurns: Number.POSITIVE_INFINITY, chatPrefix });

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ModelPort } from '../../src/model/model-port.js';
@@ -18,11 +18,16 @@ export type BenchApp = {
 
 /**
  * Boots the real composition root in `server` mode with no chat channel on (no token, WeChat off,
- * the HTTP gateway on a random port), a SQLite store in a temporary folder, silent logs, and the given model.
+ * the HTTP gateway on a random port), a SQLite store in a temporary folder, silent logs, the given model, and `yaml`
+ * as a config overlay when given.
  */
-export async function startBenchApp(options: { readonly model: ModelPort; readonly extraTools?: readonly ToolDefinition[] }): Promise<BenchApp> {
+export async function startBenchApp(options: { readonly model: ModelPort; readonly extraTools?: readonly ToolDefinition[]; readonly yaml?: string }): Promise<BenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'echo-bench-'));
+  // Settings beyond the defaults (memory on) go in an overlay file, as an operator would write them.
+  const configFile = options.yaml === undefined ? undefined : join(dataDir, 'bench.yaml');
+  if (configFile !== undefined) writeFileSync(configFile, options.yaml ?? '');
   const loaded = loadConfig({
+    ...(configFile === undefined ? {} : { configFile }),
     channels: await channelSectionsOfThisTree(),
     root: repositoryRoot,
     // The gateway's port: GATEWAY_PORT now, WEBHOOK_PORT in trees from before the gateway was core (--against).

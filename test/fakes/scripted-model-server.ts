@@ -31,6 +31,24 @@ export type TranscriptionRequest = { readonly model: string; readonly fileName: 
 /** What the transcription endpoint answers a file with: a transcript, or an HTTP error status. */
 export type TranscriptionAnswer = { readonly text: string } | { readonly status: number };
 
+/** A request to `POST /v1/embeddings`: the model named and the texts to embed. */
+export type EmbeddingRequest = { readonly model: string; readonly inputs: readonly string[]; readonly authorization?: string };
+
+/**
+ * The default embedding of the scripted server: each word (Latin words whole, CJK characters one by one) hashed into one
+ * of 64 dimensions, the vector normalised. Deterministic: texts sharing words are similar, others are not. Pure.
+ */
+export function deterministicEmbedding(text: string): number[] {
+  const vector = new Array<number>(64).fill(0);
+  for (const word of text.toLowerCase().match(/[\p{Script=Han}]|[\p{L}\p{N}]+/gu) ?? []) {
+    let hash = 2166136261;
+    for (const character of word) hash = Math.imul(hash ^ (character.codePointAt(0) ?? 0), 16777619) >>> 0;
+    vector[hash % 64] = (vector[hash % 64] ?? 0) + 1;
+  }
+  const length = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / length);
+}
+
 /** A running OpenAI- and Anthropic-compatible HTTP server that answers from a script. */
 export type ScriptedModelServer = {
   /** Base URL ending in `/v1`, for OpenAI-compatible clients. */
@@ -42,6 +60,10 @@ export type ScriptedModelServer = {
   readonly requests: readonly RecordedRequest[];
   /** Files posted to `POST /v1/audio/transcriptions` (OpenAI-compatible speech to text), in order. */
   readonly transcriptions: readonly TranscriptionRequest[];
+  /** Requests to `POST /v1/embeddings` (kept apart from `requests`, which holds the chat calls), in order. */
+  readonly embeddings: readonly EmbeddingRequest[];
+  /** Sets the vector `POST /v1/embeddings` returns for a text (default `deterministicEmbedding`), or an HTTP status to fail with. */
+  setEmbedding(embed: (text: string) => readonly number[] | { readonly status: number }): void;
   /** Sets how the transcription endpoint answers; by default it answers `{ text: 'transcript of <file name>' }`. */
   setTranscription(answer: (request: TranscriptionRequest) => TranscriptionAnswer): void;
   /** Appends steps or handlers to the queue; each model request takes the next one. */
@@ -91,11 +113,38 @@ export async function createScriptedModelServer(options: ScriptedModelServerOpti
     else writeJson(response, 200, { text: answer.text });
   }
 
+  const embeddings: EmbeddingRequest[] = [];
+  let embed: (text: string) => readonly number[] | { readonly status: number } = deterministicEmbedding;
+
+  async function handleEmbeddings(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    let body: { model?: unknown; input?: unknown };
+    try {
+      body = JSON.parse(await readBody(request)) as { model?: unknown; input?: unknown };
+    } catch {
+      writeOpenAiError(response, { status: 400, errorMessage: 'request body is not JSON' });
+      return;
+    }
+    const inputs = (Array.isArray(body.input) ? body.input : [body.input]).map(String);
+    embeddings.push({ model: String(body.model ?? ''), inputs, ...(request.headers.authorization ? { authorization: request.headers.authorization } : {}) });
+    const vectors = inputs.map((text) => embed(text));
+    const failed = vectors.find((vector): vector is { readonly status: number } => !Array.isArray(vector));
+    if (failed !== undefined) {
+      writeOpenAiError(response, { status: failed.status, errorMessage: 'embedding refused' });
+      return;
+    }
+    const data = vectors.map((vector, index) => ({ object: 'embedding', index, embedding: vector }));
+    writeJson(response, 200, { object: 'list', data, model: String(body.model ?? model), usage: { prompt_tokens: inputs.join(' ').length, total_tokens: inputs.join(' ').length } });
+  }
+
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = new URL(request.url ?? '/', 'http://127.0.0.1').pathname;
     const method = request.method ?? 'GET';
     if (method === 'POST' && path === '/v1/audio/transcriptions') {
       await handleTranscription(request, response);
+      return;
+    }
+    if (method === 'POST' && path === '/v1/embeddings') {
+      await handleEmbeddings(request, response);
       return;
     }
     const bodyText = await readBody(request);
@@ -179,6 +228,10 @@ export async function createScriptedModelServer(options: ScriptedModelServerOpti
     port,
     requests,
     transcriptions,
+    embeddings,
+    setEmbedding: (next) => {
+      embed = next;
+    },
     setTranscription: (answer) => {
       transcribe = answer;
     },

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createScriptedModelServer, type ScriptedModelServer } from '../../../fakes/scripted-model-server.js';
+import { createScriptedModelServer, deterministicEmbedding, type ScriptedModelServer } from '../../../fakes/scripted-model-server.js';
 
 type StreamChunk = {
   object: string;
@@ -65,8 +65,25 @@ describe('the scripted model server itself', () => {
   it('serves GET /v1/models and answers 404 elsewhere', async () => {
     const models = await fetch(`${server.url}/models`);
     expect(await models.json()).toMatchObject({ object: 'list', data: [{ id: 'scripted-1' }] });
-    const missing = await fetch(`${server.url}/embeddings`, { method: 'POST', body: '{}' });
+    // /embeddings is served now (memory's vector recall); another unrouted path stands for "elsewhere".
+    const missing = await fetch(`${server.url}/images/generations`, { method: 'POST', body: '{}' });
     expect(missing.status).toBe(404);
+  });
+
+  it('answers POST /v1/embeddings with deterministic vectors in input order, recorded apart from the chat calls', async () => {
+    const before = server.requests.length;
+    const embed = async (input: unknown) => (await (await fetch(`${server.url}/embeddings`, { method: 'POST', body: JSON.stringify({ model: 'embed-1', input }) })).json()) as { data: { index: number; embedding: number[] }[] };
+    const first = await embed(['my dog Biscuit', 'the weather']);
+    const again = await embed('my dog Biscuit');
+    expect(first.data.map((item) => item.index)).toEqual([0, 1]);
+    expect(again.data[0]?.embedding).toEqual(first.data[0]?.embedding);
+    expect(first.data[0]?.embedding).toHaveLength(64);
+    expect(first.data[0]?.embedding).not.toEqual(first.data[1]?.embedding);
+    expect(server.embeddings.slice(-2).map((request) => request.inputs)).toEqual([['my dog Biscuit', 'the weather'], ['my dog Biscuit']]);
+    expect(server.requests.length).toBe(before);
+    server.setEmbedding(() => ({ status: 503 }));
+    expect((await fetch(`${server.url}/embeddings`, { method: 'POST', body: JSON.stringify({ model: 'embed-1', input: 'x' }) })).status).toBe(503);
+    server.setEmbedding(deterministicEmbedding);
   });
 
   it('turns a throwing handler into a 500 instead of crashing', async () => {

@@ -28,4 +28,13 @@ describe('telegram callback data', () => {
     expect(() => encodeCallbackData({ kind: 'approval', approvalId: 'x'.repeat(49), choice: 'once' })).toThrow(/callback data/);
     expect(() => encodeCallbackData({ kind: 'question', questionId: 'q1', optionIndex: 100 })).toThrow(/callback data/);
   });
+
+  it("a fact's Forget button: e1:m:<fact id> (a UUID fits), parsed strictly", () => {
+    const action = { kind: 'memory-forget' as const, factId: '0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e' };
+    const data = encodeCallbackData(action);
+    expect(data).toBe('e1:m:0b6f3c1e-8a2d-4f5b-9c7e-1d2a3b4c5d6e');
+    expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64);
+    expect(parseCallbackData(data)).toEqual(action);
+    for (const forged of ['e1:m:', 'e1:m:../x', 'e1:m:a:b', `e1:m:${'a'.repeat(49)}`]) expect(parseCallbackData(forged)).toBeUndefined();
+  });
 });
