@@ -1,7 +1,6 @@
 import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
 import { a2aConfig } from './a2a-config.js';
-import { createA2aServerChannel, describeRoutes } from './a2a-server-channel.js';
 import { a2aServerDoctor } from './a2a-server-doctor.js';
 import { a2aServerStrings } from './a2a-server-strings.js';
 import { keyToolScope } from './to-event.js';
@@ -37,6 +36,8 @@ export const a2aServerAdapter: ChannelAdapter = {
   async wire(context) {
     const settings = a2aConfig.read(context.config);
     if (settings.keys.length === 0) return { on: false, name: context.channelName, reason: `A2A is not served: channels.${context.channelName}.keys is empty` };
+    // Loaded only when configured: an agent without A2A keys does not pay for the channel, the SDK and jose.
+    const { createA2aServerChannel, describeRoutes } = await import('./a2a-server-channel.js');
     const channel = createA2aServerChannel({
       name: context.channelName,
       settings,

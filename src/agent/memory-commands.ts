@@ -4,7 +4,7 @@ import type { ReplyButton } from '../events/outbound-event.js';
 import type { Messages } from '../i18n/messages.js';
 import type { FactStore } from '../memory/create-fact-store.js';
 import type { FactScope, MemoryFact } from '../memory/memory-fact.js';
-import { visibleFacts } from '../memory/recall-facts.js';
+import { visibleFacts } from '../memory/visible-facts.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 

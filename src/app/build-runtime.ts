@@ -69,7 +69,7 @@ export async function buildRuntime(input: {
   const approvalRouteFor = createApprovalRouting(config, input.activeSurfaces);
   const smart = await createSmartApprovals({ config, primaryModel: model, store, audit, outbox, messagesFor, approvalRouteFor, now, meter: budgets.meter, createEndpointModel });
   if (!smart.ok) return smart;
-  const { history, memory } = wireMemory({ config, store, model, budgets: budgets.control, logger, now, audit: (entry) => audit.record(entry), recordUsage: budgets.record });
+  const { history, memory } = await wireMemory({ config, store, model, budgets: budgets.control, logger, now, audit: (entry) => audit.record(entry), recordUsage: budgets.record });
   const checkUrl = createUrlChecker({ mode: config.tools.network, allowHosts: config.tools.allowHosts });
   const servicesFor = (scope: { sessionKey: string; target: { channel: string; chatId: string }; userId: string }): ToolServices => ({
     state: (namespace) => store.namespace(`tool-${namespace}`),

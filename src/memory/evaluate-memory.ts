@@ -39,12 +39,12 @@ function exchangeOf(turn: EvaluationTurn, index: number): ChatMessage[] {
 export async function evaluateMemory(input: {
   readonly cases: readonly MemoryEvaluationCase[];
   readonly model: ModelPort;
-  readonly memoryFor: (enabled: boolean) => EvaluationMemory;
+  readonly memoryFor: (enabled: boolean) => EvaluationMemory | Promise<EvaluationMemory>;
   readonly onCase?: (result: CaseResult) => void;
 }): Promise<MemoryEvaluation> {
   const results: CaseResult[] = [];
   for (const enabled of [true, false]) {
-    const wiring = input.memoryFor(enabled);
+    const wiring = await input.memoryFor(enabled);
     for (const testCase of input.cases) {
       const result = await playCase(input.model, wiring, testCase, enabled);
       results.push(result);

@@ -19,3 +19,4 @@ export * from './memory-judge-prompt.js';
 export * from './message-size.js';
 export * from './person-memory.js';
 export * from './recall-facts.js';
+export * from './visible-facts.js';

@@ -1,6 +1,7 @@
 import MiniSearch from 'minisearch';
 import type { FactStore } from './create-fact-store.js';
 import type { MemoryFact } from './memory-fact.js';
+import { visibleFacts } from './visible-facts.js';
 
 /** Where a turn runs and what it is about: the scopes it may see follow from where, the ranking from the query. */
 export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string; readonly sessionKey?: string };
@@ -8,18 +9,6 @@ export type RecallRequest = { readonly channel: string; readonly chatId: string;
 /** Words for the keyword index: Latin words whole, each CJK character on its own (Chinese has no spaces). Pure. */
 export function tokenizeForRecall(text: string): string[] {
   return text.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
-}
-
-/**
- * The facts a turn may see. A private chat: the person's facts and the chat's. A group: the group's facts and, of the
- * sender's own facts, only those said in this group; a person's facts from elsewhere never reach a group, and a
- * group's facts never reach a private chat (they are in the group's scope, which a private chat does not read).
- */
-export async function visibleFacts(facts: FactStore, request: RecallRequest): Promise<readonly MemoryFact[]> {
-  const shared = await facts.current({ kind: request.isGroup ? 'group' : 'chat', channel: request.channel, chatId: request.chatId });
-  const personal = await facts.current({ kind: 'person', channel: request.channel, userId: request.userId });
-  const mine = request.isGroup ? personal.filter((fact) => fact.source.channel === request.channel && fact.source.chatId === request.chatId) : personal;
-  return [...shared, ...mine];
 }
 
 /** Similarity of a query to facts (vector search), by fact id; facts without a score are left out. */

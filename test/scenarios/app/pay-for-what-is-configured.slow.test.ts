@@ -35,6 +35,9 @@ const notNeededAtStart = [
   're2js',
   'unpdf',
   'sh-syntax', // the exec tool's syntax check: loaded with the first command
+  'minisearch', // memory's keyword recall: memory.enabled
+  '@a2a-js/sdk', // A2A in (channels.a2a-server.keys) and out (a2a.peers)
+  'jose',
   'micromark', // the Markdown renderer: loaded with the channel that renders
   'mdast-util-from-markdown',
   'prom-client', // the gateway's metrics: loaded with the first event counted or the first scrape
@@ -55,6 +58,9 @@ const ownNotNeededAtStart = [
   'channels/qq/access-token-client.js', // QQ_APP_ID and QQ_APP_SECRET
   'src/mcp-server/create-mcp-serve-route.js', // mcp.serve
   'src/reviewer/create-approval-reviewer.js', // approvals.mode: smart
+  'channels/a2a-server/a2a-server-channel.js', // channels.a2a-server.keys
+  'src/memory/recall-facts.js', // memory.enabled (with the minisearch package)
+  'src/memory/create-history-compactor.js', // memory.enabled
 ];
 
 /** What a start loaded by its ready line: the packages, and our own modules as paths under dist/. */
