@@ -7,3 +7,4 @@ export * from './health-report.js';
 export * from './http-route.js';
 export * from './read-form-body.js';
 export * from './read-json-body.js';
+export * from './find-bearer-key.js';
