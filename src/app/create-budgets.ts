@@ -14,6 +14,7 @@ import type { Logger } from '../logging/create-logger.js';
 import type { ModelPort } from '../model/model-port.js';
 import type { AuditLog } from '../registry/audit-log.js';
 import type { Store } from '../store/key-value-namespace.js';
+import { traceContext } from '../logging/trace-context.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
 import { isClusterStore } from './open-event-bus.js';
 
@@ -81,6 +82,8 @@ export async function createBudgets(options: {
       channel: call.attribution.channel,
       origin: call.attribution.origin,
       sessionKey: call.attribution.sessionKey,
+      ...traceOf(traceContext.getStore()?.traceId),
+      ...(call.durationMs === undefined ? {} : { durationMs: Math.round(call.durationMs) }),
       inputTokens: call.usage?.inputTokens ?? 0,
       cachedInputTokens: call.usage?.cachedInputTokens ?? 0,
       outputTokens: call.usage?.outputTokens ?? 0,
@@ -104,4 +107,8 @@ export async function createBudgets(options: {
       ),
     close: () => holds.close(),
   };
+}
+
+function traceOf(traceId: string | undefined): { readonly traceId?: string } {
+  return traceId === undefined ? {} : { traceId };
 }

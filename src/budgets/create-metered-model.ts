@@ -1,7 +1,7 @@
 import type { ModelPort, ModelRequest, ModelUsage, UsageAttribution, UsageHold } from '../model/model-port.js';
 
 /** One answered model call with the attribution its request carried. */
-export type MeteredCall = { readonly attribution: UsageAttribution; readonly model: string; readonly usage: ModelUsage | undefined };
+export type MeteredCall = { readonly attribution: UsageAttribution; readonly model: string; readonly usage: ModelUsage | undefined; readonly durationMs?: number };
 
 /** Reserves against the budgets for a call that brought no hold of its own (a side call: reviewer, risk explainer). */
 export type ReserveForCall = (request: ModelRequest, attribution: UsageAttribution, model: string) => Promise<{ readonly ok: true; readonly hold?: UsageHold } | { readonly ok: false; readonly message: string }>;
@@ -23,6 +23,7 @@ export function createMeteredModel(model: ModelPort, onCall: (call: MeteredCall)
         hold = reserved.hold;
       }
       let result: Awaited<ReturnType<ModelPort['complete']>>;
+      const startedAt = performance.now();
       try {
         result = await model.complete(request);
       } catch (error) {
@@ -34,7 +35,7 @@ export function createMeteredModel(model: ModelPort, onCall: (call: MeteredCall)
         return result;
       }
       const name = result.answer.model ?? model.name;
-      if (request.attribution !== undefined) onCall({ attribution: request.attribution, model: name, usage: result.answer.usage });
+      if (request.attribution !== undefined) onCall({ attribution: request.attribution, model: name, usage: result.answer.usage, durationMs: performance.now() - startedAt });
       hold?.settle(result.answer.usage, name);
       return result;
     },

@@ -49,13 +49,17 @@ ${select('outcome', words.outcome, outcomes, input.filter.outcome)}
     .join('');
   const table = rows === '' ? `<p class="muted">${escapeHtml(words.none)}</p>` : `<table><thead><tr><th>${escapeHtml(words.when)}</th><th class="wide">${escapeHtml(words.channel)}</th><th>${escapeHtml(words.what)}</th><th>${escapeHtml(words.outcome)}</th></tr></thead><tbody>${rows}</tbody></table>`;
   const window = input.openTurn === undefined ? undefined : { from: new Date(input.openTurn.startedAt).getTime() - aroundMs, to: new Date(input.openTurn.endedAt).getTime() + aroundMs, sessionKey: input.openTurn.sessionKey };
-  const aroundTurn = window === undefined ? [] : input.modelCalls.filter((call) => call.sessionKey === window.sessionKey && new Date(call.at).getTime() >= window.from && new Date(call.at).getTime() <= window.to);
+  // A call made inside the turn carries its trace id (the turn's id); one without (made outside a turn) is placed by time.
+  const aroundTurn =
+    window === undefined || input.openTurn === undefined
+      ? []
+      : input.modelCalls.filter((call) => (call.traceId === undefined ? call.sessionKey === window.sessionKey && new Date(call.at).getTime() >= window.from && new Date(call.at).getTime() <= window.to : call.traceId === input.openTurn?.id));
   const callRows = (calls: readonly LoggedModelCall[]) =>
-    `<table><thead><tr><th>${escapeHtml(words.when)}</th><th class="wide">${escapeHtml(words.channel)}</th><th>${escapeHtml(words.model)}</th><th>${escapeHtml(words.tokens)}</th></tr></thead><tbody>${calls
+    `<table><thead><tr><th>${escapeHtml(words.when)}</th><th class="wide">${escapeHtml(words.channel)}</th><th>${escapeHtml(words.model)}</th><th>${escapeHtml(words.tokens)}</th><th>${escapeHtml(words.duration)}</th></tr></thead><tbody>${calls
       .slice(0, 50)
       .map(
         (call) =>
-          `<tr><td>${escapeHtml(input.formatTime(call.at))}</td><td class="wide">${escapeHtml(call.sessionKey ?? call.channel)} · ${escapeHtml(call.origin)}</td><td><code>${escapeHtml(call.model)}</code></td><td>${escapeHtml(call.inputTokens)} → ${escapeHtml(call.outputTokens)}${call.cachedInputTokens > 0 ? ` (${escapeHtml(call.cachedInputTokens)} cached)` : ''}${call.cost === undefined ? '' : ` · ${escapeHtml(call.cost.toFixed(4))} ${escapeHtml(input.currency)}`}</td></tr>`,
+          `<tr><td>${escapeHtml(input.formatTime(call.at))}</td><td class="wide">${escapeHtml(call.sessionKey ?? call.channel)} · ${escapeHtml(call.origin)}</td><td><code>${escapeHtml(call.model)}</code></td><td>${escapeHtml(call.inputTokens)} → ${escapeHtml(call.outputTokens)}${call.cachedInputTokens > 0 ? ` (${escapeHtml(call.cachedInputTokens)} cached)` : ''}${call.cost === undefined ? '' : ` · ${escapeHtml(call.cost.toFixed(4))} ${escapeHtml(input.currency)}`}</td><td>${call.durationMs === undefined ? '' : `${escapeHtml(call.durationMs)} ms`}</td></tr>`,
       )
       .join('')}</tbody></table>`;
   const turnCalls = aroundTurn.length === 0 ? '' : `<h3>${escapeHtml(words.modelCallsAround)}</h3>${callRows(aroundTurn)}`;

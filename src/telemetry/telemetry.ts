@@ -11,6 +11,10 @@ export type ModelUsageReport = {
   readonly origin: string;
   /** The conversation the call was made for (the web console's activity view). */
   readonly sessionKey?: string;
+  /** The turn's trace id when the call was made inside one: the activity view files the call under that turn. */
+  readonly traceId?: string;
+  /** How long the provider took to answer. */
+  readonly durationMs?: number;
   readonly inputTokens: number;
   readonly cachedInputTokens: number;
   readonly outputTokens: number;
