@@ -44,7 +44,8 @@ export function createChannelConfigSection<Schema extends z.ZodType<object>>(opt
       const cached = parsedBySection.get(key);
       if (cached !== undefined) return cached;
       // The loader already validated the section; parsing its output again is idempotent and keeps the type honest.
-      const parsed = options.schema.parse(section ?? {});
+      // Parsed once per configuration: zod's compiled fast path would cost more to build than it saves.
+      const parsed = options.schema.parse(section ?? {}, { jitless: true });
       parsedBySection.set(key, parsed);
       return parsed;
     },
