@@ -61,16 +61,18 @@ export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
       unanswered.delete(context.taskId);
     },
     async cancelTask(taskId, bus) {
-      const known = unanswered.get(taskId);
-      unanswered.delete(taskId);
-      if (known !== undefined) options.turns.settle(known.chatId, { kind: 'canceled' });
-      const stored = known ?? (await options.storedTask(taskId));
-      // The task's work stops too: its running turn is aborted, a card it waits on is closed as cancelled for good.
+      const stored = unanswered.get(taskId) ?? (await options.storedTask(taskId));
+      // The task's work stops first: its running turn is aborted (it then sends nothing), a card it waits on is closed
+      // as cancelled for good. The executor still waiting is woken after, and the status published at once, before
+      // it returns and the SDK stops reading this bus.
       if (stored !== undefined) {
         const chatId = taskChatId(stored.owner, taskId);
         const stopped = await options.turnControl.cancel({ sessionKey: createSessionKey({ channel: options.channel, chatId }), by: stored.owner });
         options.logger.info({ taskId, owner: stored.owner, aborted: stopped.aborted, closed: stopped.closed }, 'A2A task canceled');
       }
+      const known = unanswered.get(taskId);
+      unanswered.delete(taskId);
+      if (known !== undefined) options.turns.settle(known.chatId, { kind: 'canceled' });
       bus.publish(AgentEvent.statusUpdate({ taskId, contextId: stored?.contextId ?? '', status: taskStatus(TaskState.TASK_STATE_CANCELED, undefined, options.now()), metadata: undefined }));
     },
   };
