@@ -1,6 +1,8 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import type { PendingApproval } from '../../../src/approvals/pending-approval.js';
+import type { SuspendedTurn } from '../../../src/approvals/suspended-turn.js';
 import type { TurnFinished } from '../../../src/events/outbox.js';
 import { defineTool } from '../../../src/registry/define-tool.js';
 import { asTask, connectA2aClient, textRequest } from '../../fakes/a2a-test-client.js';
@@ -134,5 +136,26 @@ describe('tasks/cancel stops the task’s work', () => {
     expect(scenario.modelRequests()).toHaveLength(1);
     const afterRestart = await (await connectA2aClient(baseUrlOf(scenario), callerKey)).getTask({ tenant: '', id: waiting.id });
     expect(afterRestart.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('a cancel cut short after the approval was closed (before its suspended turn was removed) still never resumes that turn after a restart', async () => {
+    const publish = createPublishTool();
+    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
+    scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'draft' } }] }, { text: 'published draft' });
+    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+    expect(asTask(await client.sendMessage(textRequest('publish the draft'))).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const store = scenario.testApp.app.store;
+    const [approvalId] = (await store.namespace<string[]>('approvals-index').get('pending')) ?? [];
+    if (approvalId === undefined) throw new Error('no pending approval');
+    // The state a process leaves when it dies right after closing the approval.
+    await store.namespace<PendingApproval>('approvals').update(approvalId, (current) => (current ? { ...current, status: 'cancelled', decidedBy: 'caller', decidedAt: new Date().toISOString() } : current));
+    expect(await store.namespace<SuspendedTurn>('suspended-turns').get(approvalId)).toBeDefined();
+
+    await scenario.restartApp();
+    expect(await scenario.testApp.app.runtime.resumeSettled()).toBe(0);
+    await scenario.testApp.app.bus.idle();
+    expect(await scenario.testApp.app.store.namespace<SuspendedTurn>('suspended-turns').get(approvalId)).toBeUndefined();
+    expect(publish.runs).toEqual([]);
+    expect(scenario.modelRequests()).toHaveLength(1);
   });
 });
