@@ -49,7 +49,7 @@ function cutOversized(text: string, maxChars: number): string {
 
 /** Creates the agent runtime over its dependencies. */
 export function createAgentRuntime(given: RuntimeDependencies, options: AgentRuntimeOptions = {}): AgentRuntime {
-  const deps: RuntimeDependencies = given.runningTurns === undefined ? { ...given, runningTurns: createRunningTurns() } : given;
+  const deps: RuntimeDependencies = given.runningTurns === undefined ? { ...given, runningTurns: createRunningTurns({ now: given.now }) } : given;
   const numbered = options.numberedApprovalChannels ?? new Set<string>();
 
   async function onMessage(event: MessageReceived): Promise<void> {
@@ -189,6 +189,7 @@ export function createAgentRuntime(given: RuntimeDependencies, options: AgentRun
       services: deps.servicesFor({ sessionKey: event.sessionKey, target, userId }),
       // A re-run after a crash may find its side effects recorded by the process that died.
       traceStartedHere: event.redelivered !== true,
+      queuedAt: event.at,
     };
   }
 

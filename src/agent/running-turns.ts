@@ -10,21 +10,38 @@ export type RunningTurn = {
 
 /** The turns running in this process, by session: a cancel aborts their model calls and tools. */
 export interface RunningTurns {
-  /** Registers a running turn; a cancel of its session aborts `controller` (the turn's deadline, as a timeout would). */
-  begin(sessionKey: string, controller: AbortController): RunningTurn;
-  /** Aborts every turn running in the session, for `by`; returns how many. */
+  /**
+   * Registers a running turn; a cancel of its session aborts `controller` (the turn's deadline, as a timeout would).
+   * A turn whose event was queued (`queuedAt`) before a cancel of its session that came first starts cancelled.
+   */
+  begin(sessionKey: string, controller: AbortController, queuedAt?: string): RunningTurn;
+  /** Aborts every turn running in the session, for `by`, and those of it still queued; returns how many were running. */
   cancel(sessionKey: string, by: string): number;
 }
 
+/** How long a cancel still stops a turn queued before it that had not started (in this process). */
+const queuedCancelMs = 60 * 60 * 1000;
+
+type Entry = { readonly controller: AbortController; cancelledBy: string | undefined };
+
 /** Creates the table of running turns (in this process's memory). */
-export function createRunningTurns(): RunningTurns {
-  const bySession = new Map<string, Set<{ readonly controller: AbortController; cancelledBy: string | undefined }>>();
+export function createRunningTurns(options: { readonly now?: () => Date } = {}): RunningTurns {
+  const now = options.now ?? (() => new Date());
+  const bySession = new Map<string, Set<Entry>>();
+  // Recent cancels by session, for turns queued before them that start after them.
+  const cancels = new Map<string, { readonly at: number; readonly by: string }>();
+  const abort = (entry: Entry, by: string) => {
+    entry.cancelledBy = by;
+    entry.controller.abort(new Error('the turn was cancelled'));
+  };
   return {
-    begin(sessionKey, controller) {
-      const entry: { readonly controller: AbortController; cancelledBy: string | undefined } = { controller, cancelledBy: undefined };
+    begin(sessionKey, controller, queuedAt) {
+      const entry: Entry = { controller, cancelledBy: undefined };
       const entries = bySession.get(sessionKey) ?? new Set();
       entries.add(entry);
       bySession.set(sessionKey, entries);
+      const cancel = cancels.get(sessionKey);
+      if (cancel !== undefined && queuedAt !== undefined && Date.parse(queuedAt) <= cancel.at) abort(entry, cancel.by);
       return {
         isCancelled: () => entry.cancelledBy !== undefined,
         cancelledBy: () => entry.cancelledBy,
@@ -35,12 +52,12 @@ export function createRunningTurns(): RunningTurns {
       };
     },
     cancel(sessionKey, by) {
+      const at = now().getTime();
+      for (const [key, cancel] of cancels) if (at - cancel.at > queuedCancelMs) cancels.delete(key);
+      cancels.set(sessionKey, { at, by });
       const entries = bySession.get(sessionKey);
       if (entries === undefined) return 0;
-      for (const entry of entries) {
-        entry.cancelledBy = by;
-        entry.controller.abort(new Error('the turn was cancelled'));
-      }
+      for (const entry of entries) abort(entry, by);
       return entries.size;
     },
   };

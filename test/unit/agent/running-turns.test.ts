@@ -23,3 +23,21 @@ describe('running turns: a cancel of a session aborts its turns only', () => {
     expect(other.signal.aborted).toBe(false);
   });
 });
+
+describe('running turns: a turn queued before a cancel of its session', () => {
+  it('starts cancelled when its event was made before the cancel, and runs when made after it', () => {
+    const clock = { now: new Date('2026-12-02T10:00:00.000Z') };
+    const turns = createRunningTurns({ now: () => clock.now });
+    expect(turns.cancel('a2a-server:caller/t1', 'caller')).toBe(0);
+
+    const queuedBefore = new AbortController();
+    const before = turns.begin('a2a-server:caller/t1', queuedBefore, '2026-12-02T09:59:59.000Z');
+    expect([before.isCancelled(), before.cancelledBy(), queuedBefore.signal.aborted]).toEqual([true, 'caller', true]);
+
+    const queuedAfter = new AbortController();
+    const after = turns.begin('a2a-server:caller/t1', queuedAfter, '2026-12-02T10:00:01.000Z');
+    expect([after.isCancelled(), queuedAfter.signal.aborted]).toEqual([false, false]);
+    const otherSession = turns.begin('a2a-server:caller/t2', new AbortController(), '2026-12-02T09:59:59.000Z');
+    expect(otherSession.isCancelled()).toBe(false);
+  });
+});
