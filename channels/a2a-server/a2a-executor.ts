@@ -2,6 +2,8 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus } from '@a2a-js/
 import { TaskState } from '@a2a-js/sdk';
 import type { Emit } from '../../src/events/channel.js';
 import { createId } from '../../src/events/create-id.js';
+import { createSessionKey } from '../../src/events/session-key.js';
+import type { TurnControl } from '../../src/events/turn-control.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { A2aServerStrings } from './a2a-server-strings.js';
 import { ownerOf } from './a2a-task-store.js';
@@ -18,19 +20,21 @@ export type A2aExecutorOptions = {
   readonly emit: () => Emit | undefined;
   readonly now: () => Date;
   readonly logger: Logger;
-  /** The context of a stored task, for a cancel after the executor returned. */
-  readonly contextOf: (taskId: string) => Promise<string | undefined>;
+  /** The owner and context of a stored task, for a cancel after the executor returned (or after a restart). */
+  readonly storedTask: (taskId: string) => Promise<{ readonly owner: string; readonly contextId: string } | undefined>;
+  /** Stops the task's turn: the running one aborted, one waiting on a card closed as cancelled (the core's TurnControl). */
+  readonly turnControl: TurnControl;
 };
 
 /**
  * The SDK's AgentExecutor over echo-agent's bus: each message is queued as an unattended turn in the task's own chat
  * (durable, journaled like any turn) and the executor waits for how it comes out: an answer completes the task, a
  * failure fails it, a card or question for a person leaves it `input-required` (the channel finishes it when the turn
- * continues), a cancel cancels it.
+ * continues), a cancel cancels it and stops its work (the running turn aborted, a waiting card closed).
  */
 export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
-  // Tasks whose executor still waits, with their chat and context, for cancels (the SDK names the task only).
-  const unanswered = new Map<string, { readonly chatId: string; readonly contextId: string }>();
+  // Tasks whose executor still waits, with their owner, chat and context, for cancels (the SDK names the task only).
+  const unanswered = new Map<string, { readonly owner: string; readonly chatId: string; readonly contextId: string }>();
   return {
     async execute(context, bus) {
       const now = options.now();
@@ -43,7 +47,7 @@ export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
       }
       const owner = ownerOf(context.context);
       const chatId = taskChatId(owner, context.taskId);
-      unanswered.set(context.taskId, { chatId, contextId: context.contextId });
+      unanswered.set(context.taskId, { owner, chatId, contextId: context.contextId });
       bus.publish(AgentEvent.statusUpdate({ ...task, status: taskStatus(TaskState.TASK_STATE_WORKING, undefined, now), metadata: undefined }));
       const outcome = options.turns.wait(chatId);
       const emit = options.emit();
@@ -57,12 +61,19 @@ export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
       unanswered.delete(context.taskId);
     },
     async cancelTask(taskId, bus) {
+      const stored = unanswered.get(taskId) ?? (await options.storedTask(taskId));
+      // The task's work stops first: its running turn is aborted (it then sends nothing), a card it waits on is closed
+      // as cancelled for good. The executor still waiting is woken after, and the status published at once, before
+      // it returns and the SDK stops reading this bus.
+      if (stored !== undefined) {
+        const chatId = taskChatId(stored.owner, taskId);
+        const stopped = await options.turnControl.cancel({ sessionKey: createSessionKey({ channel: options.channel, chatId }), by: stored.owner });
+        options.logger.info({ taskId, owner: stored.owner, aborted: stopped.aborted, closed: stopped.closed }, 'A2A task canceled');
+      }
       const known = unanswered.get(taskId);
       unanswered.delete(taskId);
       if (known !== undefined) options.turns.settle(known.chatId, { kind: 'canceled' });
-      // The turn itself runs on (its answer is then dropped): a task cancels the caller's wait, not work under way.
-      const contextId = known?.contextId ?? (await options.contextOf(taskId)) ?? '';
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: taskStatus(TaskState.TASK_STATE_CANCELED, undefined, options.now()), metadata: undefined }));
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId: stored?.contextId ?? '', status: taskStatus(TaskState.TASK_STATE_CANCELED, undefined, options.now()), metadata: undefined }));
     },
   };
 }

@@ -45,6 +45,7 @@ export const a2aServerAdapter: ChannelAdapter = {
       strings: withChannelStrings(context.messagesFor(context.channelName), a2aServerStrings),
       store: context.store,
       telemetry: context.telemetry,
+      turnControl: context.turns,
       logger: context.logger.child({ channel: context.channelName }),
     });
     for (const route of channel.routes) context.gateway.mount(route);

@@ -8,6 +8,7 @@ import type { Logger } from '../../src/logging/create-logger.js';
 import { createRateLimiter } from '../../src/mcp-server/create-rate-limiter.js';
 import type { Store } from '../../src/store/key-value-namespace.js';
 import type { Telemetry } from '../../src/telemetry/telemetry.js';
+import type { TurnControl } from '../../src/events/turn-control.js';
 import type { A2aConfig } from './a2a-config.js';
 import { createA2aExecutor, publishChange } from './a2a-executor.js';
 import type { A2aServerStrings } from './a2a-server-strings.js';
@@ -29,6 +30,8 @@ export type A2aServerChannelOptions = {
   readonly strings: A2aServerStrings;
   readonly store: Store;
   readonly telemetry: Telemetry;
+  /** Stops a canceled task's turn (the core's). */
+  readonly turnControl: TurnControl;
   readonly logger: Logger;
   readonly now?: () => Date;
 };
@@ -49,7 +52,13 @@ export function createA2aServerChannel(options: A2aServerChannelOptions): A2aSer
   let emit: Emit | undefined;
   let state: ChannelStatus = { state: 'stopped' };
   let stopListening: (() => void) | undefined;
-  const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger, contextOf: async (taskId) => (await tasks.read(taskId))?.task.contextId });
+  const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger,
+    turnControl: options.turnControl,
+    storedTask: async (taskId) => {
+      const found = await tasks.read(taskId);
+      return found === undefined ? undefined : { owner: found.owner, contextId: found.task.contextId };
+    },
+  });
   // The handler's own card names no URL it would be asked on; the card route builds the served one per request.
   const card: AgentCard = buildAgentCard(options.settings, options.settings.publicUrl ?? 'http://localhost', options.version);
   const requestHandler = new DefaultRequestHandler(card, tasks, executor, buses);
@@ -112,7 +121,8 @@ export function createA2aServerChannel(options: A2aServerChannelOptions): A2aSer
       const sessionPrefix = `${options.name}:`;
       // A turn that stopped for a person (its card went to the approvers' chats) or ended with no answer.
       stopListening = options.telemetry.onTurnFinished((report) => {
-        if (!report.sessionKey.startsWith(sessionPrefix)) return;
+        // A canceled task keeps its end; its turn reports `cancelled` once stopped.
+        if (!report.sessionKey.startsWith(sessionPrefix) || report.status === 'cancelled') return;
         const chatId = report.sessionKey.slice(sessionPrefix.length);
         if (report.status === 'suspended') void settle(chatId, { kind: 'needs-person', text: options.strings.waitingForPerson(report.text ?? '') }).catch((error: unknown) => options.logger.warn({ err: error }, 'A2A task not updated'));
         else if (report.delivery === undefined) void settle(chatId, { kind: 'answered', failed: report.status !== 'completed', text: report.text ?? options.strings.turnEnded(report.status) }).catch((error: unknown) => options.logger.warn({ err: error }, 'A2A task not updated'));

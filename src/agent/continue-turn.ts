@@ -21,7 +21,11 @@ export async function continueTurn(deps: RuntimeDependencies, suspended: Suspend
   const elicitationAnswer = suspended.kind === 'question' ? suspended.elicitation?.answer : undefined;
   // "Once" covers exactly the call shown on the card: an identical call after it asks again.
   const delegation = delegationFor(deps, scope);
+  // The approved call can be long: a cancel of the session (TurnControl) aborts it as it would the turn's own calls.
+  const stop = new AbortController();
+  const running = deps.runningTurns?.begin(suspended.sessionKey, stop);
   const batch = await executeCalls({
+    signal: stop.signal,
     registry: deps.registry,
     scope,
     calls,
@@ -31,7 +35,14 @@ export async function continueTurn(deps: RuntimeDependencies, suspended: Suspend
     reviewer: deps.smartApprovals?.reviewCall,
     ...(elicitationAnswer === undefined ? {} : { firstCallElicitationAnswer: elicitationAnswer }),
     delegation,
-  });
+  }).finally(() => running?.end());
+  // Cancelled while its call ran: the turn goes no further and is never resumed again.
+  if (running?.isCancelled() === true) {
+    if (suspended.kind === 'approval') await deps.approvals.finishResumption(suspended.id, deps.instanceId);
+    await deps.suspensions.delete(suspended.id);
+    deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'cancelled' });
+    return;
+  }
   const replacements = new Map<string, string>();
   for (const [callId, content] of settled) replacements.set(callId, content);
   for (const result of batch.results) replacements.set(result.toolCallId, result.content);

@@ -19,6 +19,9 @@ import { resumeSettledTurns, resumeTurn } from './resume-turn.js';
 import type { RuntimeDependencies } from './runtime-dependencies.js';
 import { runAndDeliver } from './turn-flow.js';
 import { runSubTask } from './run-sub-task.js';
+import { cancelTurn } from './cancel-turn.js';
+import { createRunningTurns } from './running-turns.js';
+import type { TurnCancellation, TurnCancelRequest } from '../events/turn-control.js';
 import type { TurnScope } from './turn-scope.js';
 
 const approvalChoices: readonly string[] = ['once', 'session', 'always', 'deny'];
@@ -31,6 +34,8 @@ export interface AgentRuntime {
   sweepExpired(): Promise<number>;
   /** Queues every decided approval and answered question whose turn has not finished; returns how many. */
   resumeSettled(): Promise<number>;
+  /** Stops a session's work for whoever started it: its running turn aborted, its suspended turns closed for good (cancelTurn). */
+  cancelTurn(request: TurnCancelRequest): Promise<TurnCancellation>;
 }
 
 /** Options beyond the dependencies. */
@@ -43,7 +48,8 @@ function cutOversized(text: string, maxChars: number): string {
 }
 
 /** Creates the agent runtime over its dependencies. */
-export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRuntimeOptions = {}): AgentRuntime {
+export function createAgentRuntime(given: RuntimeDependencies, options: AgentRuntimeOptions = {}): AgentRuntime {
+  const deps: RuntimeDependencies = given.runningTurns === undefined ? { ...given, runningTurns: createRunningTurns({ now: given.now }) } : given;
   const numbered = options.numberedApprovalChannels ?? new Set<string>();
 
   async function onMessage(event: MessageReceived): Promise<void> {
@@ -183,6 +189,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
       services: deps.servicesFor({ sessionKey: event.sessionKey, target, userId }),
       // A re-run after a crash may find its side effects recorded by the process that died.
       traceStartedHere: event.redelivered !== true,
+      queuedAt: event.at,
     };
   }
 
@@ -209,6 +216,7 @@ export function createAgentRuntime(deps: RuntimeDependencies, options: AgentRunt
     },
     sweepExpired: () => sweepExpiredApprovals(deps),
     resumeSettled: () => resumeSettledTurns(deps),
+    cancelTurn: (request) => cancelTurn(deps, request),
   };
 }
 

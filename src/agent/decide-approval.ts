@@ -38,18 +38,24 @@ function chatOutcomeLine(approval: PendingApproval, messages: Messages, timezone
       return messages.expired;
     case 'superseded':
       return messages.superseded;
+    case 'cancelled':
+      return messages.cancelledBy(...decided());
     case 'pending':
       return '';
   }
 }
 
-/** Edits every card of a settled approval into its outcome line and wakes the suspended turn in its own session. */
-export async function settleApproval(deps: TurnSettings & TurnState & TurnDelivery, approval: PendingApproval): Promise<void> {
-  const messages = deps.messagesFor(approval.channel);
-  const outcome = outcomeLine(approval, messages, deps.timezone);
+/** Edits every card of a settled approval into its outcome line. */
+export async function editCards(deps: Pick<TurnSettings & TurnDelivery, 'outbox' | 'messagesFor' | 'timezone'>, approval: PendingApproval): Promise<void> {
+  const outcome = outcomeLine(approval, deps.messagesFor(approval.channel), deps.timezone);
   for (const card of approval.cards) {
     await deps.outbox.send({ type: 'approval-resolved', target: card.target, approvalId: approval.id, outcome, cardMessageId: card.messageId });
   }
+}
+
+/** Edits every card of a settled approval into its outcome line and wakes the suspended turn in its own session. */
+export async function settleApproval(deps: TurnSettings & TurnState & TurnDelivery, approval: PendingApproval): Promise<void> {
+  await editCards(deps, approval);
   // A refused request is not lost: the suspended turn stays in the store and the next sweep queues it.
   const suspended = await deps.suspensions.get(approval.id);
   if (!suspended) return;
@@ -105,7 +111,9 @@ export async function decideApproval(deps: TurnSettings & TurnState & TurnDelive
       await answer(messages.choiceNotOffered, true);
       return;
     case 'already-decided':
-      await answer(messages.alreadyDecided(result.approval ? outcomeLine(result.approval, messages, deps.timezone) : '?'), true);
+      // A card whose turn was cancelled says so itself: the press changes nothing and nothing will run.
+      if (result.approval?.status === 'cancelled') await answer(outcomeLine(result.approval, messages, deps.timezone), true);
+      else await answer(messages.alreadyDecided(result.approval ? outcomeLine(result.approval, messages, deps.timezone) : '?'), true);
       // A button pressed on a card that is decided: its edit was lost (a crash after the decision was saved, or a
       // failed edit). The press puts the outcome on the card it came from; an edit to the same text changes nothing.
       if (input.acknowledgementId !== undefined && result.approval) await editCardsIn(deps, result.approval, input.replyTarget);

@@ -56,6 +56,11 @@ async function resume(deps: RuntimeDependencies, suspensionId: string): Promise<
     const approval = await deps.approvals.get(suspended.id);
     approvalRecord = approval;
     if (approval?.status === 'pending') return;
+    // Its turn was cancelled (a crash came between the approval's close and the suspension's removal): it never goes on.
+    if (approval?.status === 'cancelled') {
+      await dropCancelledSuspension(deps, suspended.id);
+      return;
+    }
     const start = await countResumptionStart(deps, suspended, approval);
     if (start === 'over') {
       // Its turn finished before; only the suspension's removal was lost.
@@ -109,6 +114,10 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
     if (suspended.kind !== 'question') {
       const approval = await deps.approvals.get(id);
       if (approval?.status === 'pending') continue;
+      if (approval?.status === 'cancelled') {
+        await dropCancelledSuspension(deps, id);
+        continue;
+      }
       if (approval?.resumption?.state === 'done') {
         await deps.suspensions.delete(id);
         continue;
@@ -128,6 +137,10 @@ export async function resumeSettledTurns(deps: RuntimeDependencies): Promise<num
 async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudget): Promise<void> {
   const approval = await deps.approvals.get(held.id);
   if (approval?.status === 'pending') return;
+  if (approval?.status === 'cancelled') {
+    await dropCancelledSuspension(deps, held.id);
+    return;
+  }
   const start = await countResumptionStart(deps, held, approval);
   if (start === 'over') {
     await deps.suspensions.delete(held.id);
@@ -152,6 +165,12 @@ async function resumeHeldTurn(deps: RuntimeDependencies, held: SuspendedForBudge
   await deps.suspensions.delete(held.id);
 }
 
+/** Ends the lifecycle of a suspension whose turn was cancelled: the approval is done, the suspension gone, nothing resumes. */
+async function dropCancelledSuspension(deps: RuntimeDependencies, id: string): Promise<void> {
+  await deps.approvals.finishResumption(id, deps.instanceId);
+  await deps.suspensions.delete(id);
+}
+
 function refusalText(approval: PendingApproval | undefined): string {
   switch (approval?.status) {
     case 'denied':
@@ -160,6 +179,8 @@ function refusalText(approval: PendingApproval | undefined): string {
       return 'Not run: nobody approved this action in time (the approval expired).';
     case 'superseded':
       return 'Not run: the approval was superseded.';
+    case 'cancelled':
+      return `Not run: ${approval.decidedBy ?? 'the requester'} cancelled the request.`;
     case undefined:
       return 'Not run: the approval record is gone (it expired from the store).';
     default:

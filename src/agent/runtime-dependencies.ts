@@ -13,6 +13,7 @@ import type { ToolRegistry } from '../registry/tool-registry.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import type { ModelPort, UsageAttribution } from '../model/model-port.js';
 import type { ResumeRequests } from './resume-requests.js';
+import type { RunningTurns } from './running-turns.js';
 import type { SessionHistory } from './session-history.js';
 import type { HistoryCompactor } from '../memory/create-history-compactor.js';
 import type { FactExtractor } from '../memory/create-fact-extractor.js';
@@ -80,6 +81,8 @@ export type TurnState = {
   readonly parkedTurns?: TurnParking;
   /** Questions MCP callers asked in chats (ask_person), answered by a press or a reply there; absent without `mcp.serve`. */
   readonly callerQuestions?: CallerQuestions;
+  /** The turns running in this process, for a cancel of their session (TurnControl); absent: createAgentRuntime makes one. */
+  readonly runningTurns?: RunningTurns;
 };
 
 /** How the runtime reaches people and queues work: the outbox, the bus, resumptions, the catalogue, the clock, the log. */

@@ -20,6 +20,7 @@ import { createTurnDelegation, subTaskCeiling, type TurnDelegation } from './cre
 import { defaultDelegationLimits } from '../policy/plan-delegation.js';
 import type { DelegationAmounts } from '../policy/delegation-budget.js';
 import { endSubTaskTurn } from './end-sub-task-turn.js';
+import { cancelTurn } from './cancel-turn.js';
 import { suspendForSubTasks } from './start-sub-tasks.js';
 
 const typingEveryMs = 4000;
@@ -68,7 +69,11 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
   const deadline = new AbortController();
   // A sub-task stops at its slice's seconds too.
   const deadlineTimer = setTimeout(() => deadline.abort(), Math.min(deps.turnTimeoutMs, (subTaskCeiling(scope)?.seconds ?? Number.POSITIVE_INFINITY) * 1000));
+  // A cancel of the session (TurnControl) aborts the same deadline: the model call and tools stop as on a timeout.
+  const running = deps.runningTurns?.begin(scope.sessionKey, deadline, scope.queuedAt);
   try {
+    // Cancelled while its event waited in the lane: it does not start.
+    if (running?.isCancelled() === true && scope.subTask === undefined) return await endCancelled(deps, scope, newMessages);
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
     const remembered = await recallForTurn(deps, scope, newMessages);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
@@ -98,6 +103,9 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
       budget: createTurnBudget(deps.budgets, scope),
       delegation,
     });
+    // A cancelled turn sends nothing more: no answer, no card (its history keeps what was asked). A sub-task's
+    // parent still reads that it stopped, below.
+    if (running?.isCancelled() === true && scope.subTask === undefined) return await endCancelled(deps, scope, newMessages);
     // A turn a budget stopped before any model call leaves no unanswered message behind in the history.
     if (outcome.status !== 'stopped' || outcome.newMessages.length > 0) await deps.history.append(scope.sessionKey, [...newMessages, ...outcome.newMessages]);
     // A sub-task answers its parent, never the chat (its cards still go to the chat's approvers).
@@ -112,9 +120,13 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
         await rememberAfterTurn(deps, scope);
         return;
       }
-      case 'suspended':
+      case 'suspended': {
         await suspend(deps, scope, outcome.suspension, suspensionId, delegation.left());
+        // A cancel that came while the card was being opened found no suspension yet: it is closed now.
+        const cancelledBy = running?.cancelledBy();
+        if (cancelledBy !== undefined) await cancelTurn(deps, { sessionKey: scope.sessionKey, by: cancelledBy });
         return;
+      }
       case 'stopped': {
         const text = describeStop(outcome.stop, messages, { currency: deps.budgets?.currency ?? '', timezone: deps.timezone });
         deps.logger.info({ traceId: scope.traceId, stop: outcome.stop.kind }, 'turn stopped by a budget or the per-turn ceiling');
@@ -134,9 +146,16 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
       }
     }
   } finally {
+    running?.end();
     clearTimeout(deadlineTimer);
     typing.stop();
   }
+}
+
+/** Ends a cancelled turn: nothing is sent; its history keeps what was asked (not what the model began). */
+async function endCancelled(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<void> {
+  if (newMessages.length > 0) await deps.history.append(scope.sessionKey, newMessages);
+  deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'cancelled' });
 }
 
 /** The facts this turn may see, as a system prompt section; '' without memory or when the store does not answer (the turn goes on without them). */

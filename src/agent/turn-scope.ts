@@ -45,4 +45,6 @@ export type TurnScope = {
   readonly services: ToolServices;
   /** The turn began in this process (not resumed from the store): see ExecutionRequest.traceStartedHere. */
   readonly traceStartedHere: boolean;
+  /** When its inbound event was made (ISO 8601): a cancel of the session after it stops the turn before it starts. */
+  readonly queuedAt?: string;
 };

@@ -137,7 +137,7 @@ export async function createApp(options: AppOptions): Promise<{ ok: true; app: A
     const turnsMayStart = tools.mcp ? new Promise<void>((resolve) => (releaseTurns = resolve)) : Promise.resolve();
     serveEvents({ infrastructure, runtime, logger, messagesFor, turnsMayStart });
 
-    const channels = await wireChannels({ adapters, traits, context, outbox: infrastructure.outbox, scheduler, table, lifecycle });
+    const channels = await wireChannels({ adapters, traits, context: { ...context, turns: { cancel: runtime.cancelTurn } }, outbox: infrastructure.outbox, scheduler, table, lifecycle });
     const hooksLine = gateway ? await wireHooks({ config, logger, now, infrastructure, gateway, channels: table.channels, lifecycle }) : undefined;
     wireMcpOAuth({ config, logger, mcp: tools.mcp, gateway, outbox: infrastructure.outbox, surfaces: table.surfaces });
     const sandboxLine = describeSandboxUse(tools, adapters.map((adapter) => adapter.name));

@@ -36,7 +36,7 @@ export function createChannelTable(): ChannelTable & { settle(traits: ReadonlyMa
   };
 }
 
-/** The shared context every channel's wiring gets (its own name added per channel). */
+/** The shared context every channel's wiring gets (its own name added per channel, the runtime's TurnControl once built). */
 export function createChannelContext(input: {
   readonly config: Config;
   readonly logger: Logger;
@@ -45,7 +45,7 @@ export function createChannelContext(input: {
   readonly messagesFor: (channel: string) => Messages;
   readonly gateway: GatewayRoutes;
   readonly terminal?: { readonly input: Readable; readonly output: Writable };
-}): Omit<ChannelContext, 'channelName'> {
+}): Omit<ChannelContext, 'channelName' | 'turns'> {
   const { infrastructure } = input;
   return {
     config: input.config,

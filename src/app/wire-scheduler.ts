@@ -11,7 +11,7 @@ export type WiredScheduler = {
 };
 
 /** Builds the core scheduler (every mode, beside the channels, never one of them); it starts after every channel. */
-export async function wireScheduler(context: Omit<ChannelContext, 'channelName' | 'gateway'>): Promise<WiredScheduler> {
+export async function wireScheduler(context: Omit<ChannelContext, 'channelName' | 'gateway' | 'turns'>): Promise<WiredScheduler> {
   const scheduler = createScheduler({ config: context.config, store: context.store, outbox: context.outbox, telemetry: context.telemetry, logger: context.logger.child({ component: 'scheduler' }), shared: context.instance.mode === 'cluster' });
   for (const problem of scheduler.configProblems) context.logger.warn(problem);
   const stored = (await scheduler.jobs()).filter((job) => job.source === 'tool' && !job.done).length;

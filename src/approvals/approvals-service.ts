@@ -66,6 +66,11 @@ export interface ApprovalsService {
   claimResumption(id: string, instanceId: string, options?: { readonly parkAfter?: number }): Promise<ResumptionClaim>;
   /** Marks the resumed turn done: the approval's lifecycle is over. */
   finishResumption(id: string, instanceId: string): Promise<void>;
+  /**
+   * Closes a pending approval as `cancelled` because its turn was cancelled (compare-and-set, audited); returns the
+   * record when this call closed it, undefined when it was decided, expired or gone before.
+   */
+  cancel(id: string, by: string): Promise<PendingApproval | undefined>;
   /** Marks every pending approval past its expiry as expired; returns those it changed. */
   expireDue(now: Date): Promise<readonly PendingApproval[]>;
   readonly grants: GrantStore;
@@ -214,6 +219,19 @@ export function createApprovalsService(options: ApprovalsServiceOptions): Approv
     },
     async finishResumption(id, instanceId) {
       await options.approvals.update(id, (current) => (current ? { ...current, resumption: { state: 'done', by: instanceId, at: now().toISOString() } } : current));
+    },
+    async cancel(id, by) {
+      let changed: PendingApproval | undefined;
+      await options.approvals.update(id, (current) => {
+        if (current?.status !== 'pending') return current;
+        changed = { ...current, status: 'cancelled', decidedBy: by, decidedAt: now().toISOString() };
+        return changed;
+      });
+      if (changed === undefined) return undefined;
+      await removeFromIndex(id);
+      const traceId = changed.traceId === undefined ? {} : { traceId: changed.traceId };
+      options.audit.record({ kind: 'approval-cancelled', approvalId: id, ...traceId, sessionKey: changed.sessionKey, channel: changed.channel, tool: changed.toolName, outcome: 'cancelled', decidedBy: by });
+      return changed;
     },
     async expireDue(at) {
       const expired: PendingApproval[] = [];

@@ -2,8 +2,8 @@ import type { ApprovalChoice } from '../events/approval-card.js';
 import type { Risk } from '../events/risk.js';
 import type { Target } from '../events/target.js';
 
-/** Where an approval stands. Only `pending` can change, and only once. */
-export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'superseded';
+/** Where an approval stands. Only `pending` can change, and only once; `cancelled`: its turn was cancelled by whoever started it. */
+export type ApprovalStatus = 'pending' | 'approved' | 'denied' | 'expired' | 'superseded' | 'cancelled';
 
 /**
  * After the decision, the turn it belongs to resumes: `resuming` (claimed by one process) then `done`

@@ -10,6 +10,7 @@ import type { Messages } from '../i18n/messages.js';
 import type { Logger } from '../logging/create-logger.js';
 import type { Store } from '../store/key-value-namespace.js';
 import type { Telemetry } from '../telemetry/telemetry.js';
+import type { TurnControl } from '../events/turn-control.js';
 
 /** What the composition root hands each channel's wiring. */
 export type ChannelContext = {
@@ -34,6 +35,8 @@ export type ChannelContext = {
    * no gateway and mounting throws `gateway-not-running`.
    */
   readonly gateway: GatewayRoutes;
+  /** Stops the work a channel started (a task its caller cancelled): the running turn aborted, suspended turns closed. */
+  readonly turns: TurnControl;
   /** The terminal, in `chat` mode. */
   readonly terminal?: { readonly input: Readable; readonly output: Writable; readonly userName: string };
 };

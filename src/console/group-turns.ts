@@ -62,7 +62,7 @@ function outcomeOf(group: readonly RecordedEntry[]): RecordedTurn['outcome'] {
   if (group.some((entry) => entry.error !== undefined || /fail|error|timeout/i.test(entry.outcome))) return 'failed';
   if (group.some((entry) => /denied|refused|blocked/i.test(entry.outcome))) return 'denied';
   const requested = group.some((entry) => entry.kind === 'approval-requested');
-  const settled = group.some((entry) => entry.kind === 'approval-decided' || entry.kind === 'approval-expired');
+  const settled = group.some((entry) => entry.kind === 'approval-decided' || entry.kind === 'approval-expired' || entry.kind === 'approval-cancelled');
   return requested && !settled ? 'waiting' : 'ok';
 }
 

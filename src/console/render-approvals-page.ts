@@ -43,7 +43,7 @@ ${buttons}
   };
   const row = (approval: PendingApproval) => {
     const via = approval.decidedVia === 'console' ? strings.viaConsole : strings.viaChat;
-    const who = approval.status === 'expired' || approval.status === 'superseded' ? approval.status : strings.decidedBy(approval.decidedBy ?? '?', input.formatTime(approval.decidedAt ?? approval.createdAt), via);
+    const who = approval.status === 'expired' || approval.status === 'superseded' || approval.status === 'cancelled' ? approval.status : strings.decidedBy(approval.decidedBy ?? '?', input.formatTime(approval.decidedAt ?? approval.createdAt), via);
     return `<tr><td>${escapeHtml(approval.status)}${approval.scope && approval.scope !== 'once' ? ` (${escapeHtml(approval.scope)})` : ''}</td><td><code>${escapeHtml(approval.toolName)}</code> ${escapeHtml(approval.summary)}</td><td class="wide">${escapeHtml(approval.requester.displayName)}</td><td>${escapeHtml(who)}</td></tr>`;
   };
   return [

@@ -10,7 +10,8 @@ export type TurnFinished = {
   /** The inbound event that started or resumed the turn. */
   readonly causationId: string;
   readonly sessionKey: string;
-  readonly status: 'completed' | 'suspended' | 'failed' | 'refused';
+  /** `cancelled`: whoever started it cancelled it (TurnControl); nothing more was sent. */
+  readonly status: 'completed' | 'suspended' | 'failed' | 'refused' | 'cancelled';
   readonly text?: string;
   /** The delivery of the final reply, when one was sent. */
   readonly delivery?: Delivery;

@@ -58,6 +58,8 @@ export type Messages = {
   readonly deniedBy: (who: string, time: string) => string;
   readonly expired: string;
   readonly superseded: string;
+  /** The card of a request its requester withdrew (an A2A task cancelled): nothing ran, and a later press changes nothing. */
+  readonly cancelledBy: (who: string, time: string) => string;
   readonly onlyApprovers: string;
   readonly alreadyDecided: (outcome: string) => string;
   readonly approvalNotFound: (id: string) => string;
@@ -168,6 +170,7 @@ const en: Messages = {
   deniedBy: (who, time) => `Denied by ${who} at ${time}`,
   expired: 'Expired: nobody decided in time',
   superseded: 'Superseded',
+  cancelledBy: (who, time) => `Cancelled by ${who} at ${time}: the request was withdrawn; nothing was run`,
   onlyApprovers: 'Only approvers can decide this.',
   alreadyDecided: (outcome) => `Already decided: ${outcome}.`,
   approvalNotFound: (id) => `There is no approval with id ${id}.`,
@@ -267,6 +270,7 @@ const zhCN: Messages = {
   deniedBy: (who, time) => `${who} 于 ${time} 拒绝`,
   expired: '已过期：无人及时处理',
   superseded: '已被取代',
+  cancelledBy: (who, time) => `已由 ${who} 于 ${time} 取消：请求已撤回，未执行任何操作`,
   onlyApprovers: '只有审批人可以处理此请求。',
   alreadyDecided: (outcome) => `已处理：${outcome}。`,
   approvalNotFound: (id) => `没有编号为 ${id} 的审批。`,

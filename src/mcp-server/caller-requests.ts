@@ -246,6 +246,7 @@ function approvalOutcome(requestId: string, approval: PendingApproval | undefine
       return new Date(approval.expiresAt) <= new Date() ? { status: 'expired', id: requestId } : { status: 'pending', id: requestId, expiresAt: approval.expiresAt };
     case 'expired':
     case 'superseded':
+    case 'cancelled':
       return { status: 'expired', id: requestId };
     default:
       return assertNever(approval.status, 'approval status');

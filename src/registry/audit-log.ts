@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
 
 /**
- * One line of the audit log: a tool execution, an approval requested or decided, a file a person sent being
+ * One line of the audit log: a tool execution, an approval requested, decided, expired or cancelled (its turn was), a file a person sent being
  * downloaded, a budget raised, a turn parked after repeated interruptions (and retried or dropped by an operator), or an
  * MCP caller's question, its answer and its notification (echo-agent's own MCP server), or an
  * MCP server asking the person for input (elicitation) or the model for a completion (sampling), with the answer, or
@@ -11,7 +11,7 @@ import { maskSecrets, maskSecretText } from '../logging/mask-secrets.js';
  * memory exported or deleted by an operator (`memory-exported`, `memory-deleted`).
  */
 export type AuditEntry = {
-  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped' | 'question-asked' | 'question-answered' | 'notification-sent' | 'elicitation-requested' | 'elicitation-answered' | 'sampling-requested' | 'memory-forgotten' | 'memory-linked' | 'memory-exported' | 'memory-deleted';
+  readonly kind: 'tool-call' | 'approval-requested' | 'approval-decided' | 'approval-expired' | 'approval-cancelled' | 'approval-reviewed' | 'media-downloaded' | 'budget-raised' | 'turn-parked' | 'turn-retried' | 'turn-dropped' | 'question-asked' | 'question-answered' | 'notification-sent' | 'elicitation-requested' | 'elicitation-answered' | 'sampling-requested' | 'memory-forgotten' | 'memory-linked' | 'memory-exported' | 'memory-deleted';
   readonly traceId?: string;
   readonly sessionKey?: string;
   readonly userId?: string;

@@ -58,23 +58,4 @@ describe('an A2A task whose turn needs a person', () => {
     expect(afterRestart.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerOf(afterRestart)).toBe('published launch for you');
   });
-
-  it('a task canceled while it waits for the approver stays canceled when the turn finishes after the approval', async () => {
-    const publish = createPublishTool();
-    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
-    scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'draft' } }] }, { text: 'published draft' });
-    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
-    const waiting = asTask(await client.sendMessage(textRequest('publish the draft')));
-    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
-
-    const canceled = await client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined });
-    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-
-    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
-    const approver = scenario.client({ userId: 1001 });
-    await approver.sendCallback(approver.makeCallbackQuery(buttonData(card, /Approve/), { message: { message_id: card.messageId } }));
-    await waitFor(() => publish.runs.length === 1, 'the approved call to run');
-    await scenario.testApp.app.bus.idle();
-    expect((await client.getTask({ tenant: '', id: waiting.id })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-  });
 });

@@ -403,3 +403,22 @@ describe('approval resumption: decided → resuming → done', () => {
     expect((await harness.service.get(approval.id))?.resumption).toMatchObject({ state: 'resuming', by: 'process-2', starts: 2 });
   });
 });
+
+describe('approvals service: cancel (the turn was cancelled)', () => {
+  it('closes a pending approval once, audits it, leaves the pending list, and a later decision is refused; a decided one is left as it is', async () => {
+    const { service, audit } = await createHarness();
+    const pending = await service.open(requestInput());
+    const cancelled = await service.cancel(pending.id, 'caller');
+    expect(cancelled).toMatchObject({ id: pending.id, status: 'cancelled', decidedBy: 'caller', decidedAt: '2025-03-01T12:00:00.000Z' });
+    expect(await service.cancel(pending.id, 'caller')).toBeUndefined();
+    expect(await service.listDecidableBy('1', 'telegram')).toEqual([]);
+    expect((await audit.recent(1))[0]).toMatchObject({ kind: 'approval-cancelled', approvalId: pending.id, outcome: 'cancelled', decidedBy: 'caller' });
+    const press = await service.decide({ id: pending.id, ...decider('1') });
+    expect(press).toMatchObject({ ok: false, code: 'already-decided', approval: { status: 'cancelled' } });
+
+    const approved = await service.open(requestInput());
+    await service.decide({ id: approved.id, ...decider('1') });
+    expect(await service.cancel(approved.id, 'caller')).toBeUndefined();
+    expect((await service.get(approved.id))?.status).toBe('approved');
+  });
+});
