@@ -102,16 +102,24 @@ describe("the A2A server, driven by the SDK's own client", () => {
     await expect((await world.client(a2aKeys.beta)).getTask({ tenant: '', id: task.id })).rejects.toThrow(/not found/i);
   });
 
-  it('CancelTask cancels a task still running; its late answer does not undo the cancel', async () => {
+  it('CancelTask cancels a task still running: its turn is stopped, nothing more is asked of the model, and the task stays canceled', async () => {
     const client = await world.client(a2aKeys.alpha);
-    const started = asTask(await client.sendMessage(request('wait for the gate', { returnImmediately: true })));
-    await waitFor(() => world.model.requests.some((entry) => JSON.stringify(entry.body?.messages ?? []).includes('wait for the gate')), 'the gated turn to reach the model');
-    const canceled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
-    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
-    world.openGate();
-    await waitFor(() => world.model.requests.some((entry) => JSON.stringify(entry.body?.messages ?? []).includes('gate passed')), 'the gated turn to finish');
-    const after = await client.getTask({ tenant: '', id: started.id });
-    expect(after.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const finished: string[] = [];
+    const unsubscribe = world.app.app.telemetry.onTurnFinished((report) => finished.push(report.status));
+    try {
+      const started = asTask(await client.sendMessage(request('wait for the gate', { returnImmediately: true })));
+      await waitFor(() => world.model.requests.some((entry) => JSON.stringify(entry.body?.messages ?? []).includes('wait for the gate')), 'the gated turn to reach the model');
+      const canceled = await client.cancelTask({ tenant: '', id: started.id, metadata: undefined });
+      expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      // The gate tool does not watch its abort signal: the turn ends once it returns, and its result goes to no model call.
+      world.openGate();
+      await waitFor(() => finished.includes('cancelled'), 'the turn to end cancelled');
+      expect(world.model.requests.some((entry) => JSON.stringify(entry.body?.messages ?? []).includes('gate passed'))).toBe(false);
+      const after = await client.getTask({ tenant: '', id: started.id });
+      expect(after.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    } finally {
+      unsubscribe();
+    }
   });
 });
 
