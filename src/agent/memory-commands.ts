@@ -2,11 +2,13 @@ import type { ApprovalRouteFor } from '../approvals/approval-route.js';
 import type { MessageReceived } from '../events/inbound-event.js';
 import type { ReplyButton } from '../events/outbound-event.js';
 import type { Messages } from '../i18n/messages.js';
+import type { ExchangeArchive } from '../memory/create-exchange-archive.js';
 import type { FactStore } from '../memory/create-fact-store.js';
 import type { FactScope, MemoryFact } from '../memory/memory-fact.js';
 import { visibleFacts } from '../memory/visible-facts.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import { forgetExchanges } from './forget-exchanges.js';
 
 /** The fact ids a `/memory` list showed one person in one chat, in order (namespace `memory-listings`): what `/forget <number>` means. */
 export type FactListing = { readonly factIds: readonly string[] };
@@ -19,6 +21,8 @@ export type MemoryCommandDependencies = {
   readonly messages: Messages;
   /** The last list each person saw per chat; without it `/forget <number>` is read as words. */
   readonly listings?: KeyValueNamespace<FactListing>;
+  /** Archived exchanges: `/forget <words>` removes those that contain the words too. */
+  readonly exchanges?: ExchangeArchive;
 };
 
 /** A command's answer: text and, on channels with buttons, one Forget button per listed fact. */
@@ -97,8 +101,16 @@ export async function forgetText(deps: MemoryCommandDependencies, event: Message
     return deps.messages.memory.forgotten(await forgetFacts(deps, event, chosen.flatMap((fact) => (fact === undefined ? [] : [fact])), { numbers: words.join(' ') }));
   }
   const matching = here.filter((fact) => mayForget(fact) && matchesWords(fact, words));
-  if (matching.length === 0) return deps.messages.memory.nothingToForget(words.join(' '));
-  return deps.messages.memory.forgotten(await forgetFacts(deps, event, matching, { words: words.join(' ') }));
+  const exchanges = await forgetExchanges(deps, event, { words, isApprover });
+  if (matching.length === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
+  return forgottenText(deps, matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') }), exchanges);
+}
+
+/** What `/forget` removed: facts, and past exchanges when there were any. */
+function forgottenText(deps: MemoryCommandDependencies, facts: number, exchanges: number): string {
+  if (exchanges === 0) return deps.messages.memory.forgotten(facts);
+  const exchangesText = deps.messages.memory.forgottenExchanges(exchanges);
+  return facts === 0 ? exchangesText : `${deps.messages.memory.forgotten(facts)} ${exchangesText}`;
 }
 
 async function forgetGroup(deps: MemoryCommandDependencies, event: MessageReceived, words: readonly string[]): Promise<string> {
@@ -109,11 +121,12 @@ async function forgetGroup(deps: MemoryCommandDependencies, event: MessageReceiv
   if (words.length === 1 && words[0]?.toLowerCase() === 'all') {
     const deleted = await deps.facts.clear(scope);
     deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope, cleared: true, factIds: deleted }, outcome: `forgotten:${deleted.length}` });
-    return deps.messages.memory.forgotten(deleted.length);
+    return forgottenText(deps, deleted.length, await forgetExchanges(deps, event, { words: 'all', isApprover: true }));
   }
   const matching = (await deps.facts.current(scope)).filter((fact) => matchesWords(fact, words));
-  if (matching.length === 0) return deps.messages.memory.nothingToForget(words.join(' '));
-  return deps.messages.memory.forgotten(await forgetFacts(deps, event, matching, { words: words.join(' ') }));
+  const exchanges = await forgetExchanges(deps, event, { words, isApprover: true });
+  if (matching.length === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
+  return forgottenText(deps, matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') }), exchanges);
 }
 
 function matchesWords(fact: MemoryFact, words: readonly string[]): boolean {
