@@ -101,9 +101,10 @@ export async function forgetText(deps: MemoryCommandDependencies, event: Message
     return deps.messages.memory.forgotten(await forgetFacts(deps, event, chosen.flatMap((fact) => (fact === undefined ? [] : [fact])), { numbers: words.join(' ') }));
   }
   const matching = here.filter((fact) => mayForget(fact) && matchesWords(fact, words));
+  const facts = matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') });
   const exchanges = await forgetExchanges(deps, event, { words, isApprover });
-  if (matching.length === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
-  return forgottenText(deps, matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') }), exchanges);
+  if (facts === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
+  return forgottenText(deps, facts, exchanges);
 }
 
 /** What `/forget` removed: facts, and past exchanges when there were any. */
@@ -124,9 +125,10 @@ async function forgetGroup(deps: MemoryCommandDependencies, event: MessageReceiv
     return forgottenText(deps, deleted.length, await forgetExchanges(deps, event, { words: 'all', isApprover: true }));
   }
   const matching = (await deps.facts.current(scope)).filter((fact) => matchesWords(fact, words));
+  const facts = matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') });
   const exchanges = await forgetExchanges(deps, event, { words, isApprover: true });
-  if (matching.length === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
-  return forgottenText(deps, matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') }), exchanges);
+  if (facts === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
+  return forgottenText(deps, facts, exchanges);
 }
 
 function matchesWords(fact: MemoryFact, words: readonly string[]): boolean {
