@@ -91,9 +91,10 @@ export function createTurnMemory(input: TurnMemoryInput): TurnMemory {
     const items = vectors === undefined ? [] : [...(await visibleFacts(facts, request)).map(factVectorItem), ...(await visibleExchanges(exchanges, request)).map(exchangeVectorItem)];
     const similar = vectors === undefined || items.length === 0 ? undefined : await vectors.itemSimilarities(request.query, items, attribution);
     const similarity = similar === undefined ? {} : { similarity: async () => similar };
-    const recalledFacts = await recallFacts(facts, request, { budgetChars: memory.retrieval.budgetChars - exchangeBudget, ...similarity });
-    const recalledExchanges = await recallExchanges(exchanges, request, { budgetChars: exchangeBudget, maxExchanges: memory.retrieval.maxExchanges, ...similarity });
-    return formatRecalledFacts(recalledFacts) + formatRecalledExchanges(recalledExchanges);
+    // Exchanges take at most their share of the budget; the facts get the rest (all of it when no exchange matches).
+    const recalledExchanges = formatRecalledExchanges(await recallExchanges(exchanges, request, { budgetChars: exchangeBudget, maxExchanges: memory.retrieval.maxExchanges, ...similarity }));
+    const recalledFacts = await recallFacts(facts, request, { budgetChars: Math.max(0, memory.retrieval.budgetChars - recalledExchanges.length), ...similarity });
+    return formatRecalledFacts(recalledFacts) + recalledExchanges;
   };
   const listings = store.namespace<FactListing>('memory-listings');
   return { extractFacts, archiveExchange, compactor, recall, facts, exchanges, audit: input.audit, listings, identities, linkCodes };

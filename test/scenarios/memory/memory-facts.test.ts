@@ -90,6 +90,11 @@ describe('memory facts over Telegram', () => {
     const everything = [...facts.values()].flat();
     expect(everything.map((fact) => fact.statement)).toEqual(['Their favourite drink is tea.']);
     expect(JSON.stringify([...facts])).not.toMatch(/hunter2|9911/);
+    // The archived exchanges hold the person's own words and the final answers, not the page or the quoted message.
+    const archived = JSON.stringify(await current.testApp.app.store.namespace('memory-exchanges').entries());
+    expect(archived).toContain('"question":"what do you make of this?"');
+    expect(archived).toContain('"answer":"ok: Please read the wiki start page."');
+    expect(archived).not.toMatch(/hunter2|9911|Welcome to the wiki/);
     const [tea] = everything;
     expect([...facts.keys()]).toEqual(['person|telegram|1001']);
     expect(tea?.trust).toBe('approver');
@@ -162,7 +167,8 @@ describe('memory facts over Telegram', () => {
     expect(listing.text).not.toContain('Lyon');
 
     await alice.sendMessage(alice.makeMessage('/forget home city'));
-    await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact.', 'the /forget answer');
+    // The two exchanges that said it (archived for recall) go too.
+    await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact. Forgotten: 2 past exchanges.', 'the /forget answer');
     await alice.sendMessage(alice.makeMessage('where do I live?'));
     await current.waitForBotMessage((message) => message.text === 'ok: where do I live?', 'the answer after forgetting');
     const prompt = String(current.modelRequests().find((request) => !isExtraction(request.body) && JSON.stringify(request.body?.messages).includes('where do I live?'))?.body?.messages?.[0]?.content ?? '');
