@@ -1,7 +1,7 @@
 import type { MessageReceived } from '../events/inbound-event.js';
 import type { ExchangeArchive } from '../memory/create-exchange-archive.js';
 import type { MemoryExchange } from '../memory/memory-exchange.js';
-import { visibleExchanges } from '../memory/recall-exchanges.js';
+import { visibleExchanges } from '../memory/visible-exchanges.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 
 /** What forgetting archived exchanges works with. */
@@ -21,7 +21,7 @@ function matchesWords(exchange: MemoryExchange, words: readonly string[]): boole
 export async function forgetExchanges(deps: ForgetExchangesDependencies, event: MessageReceived, how: { readonly words: readonly string[] | 'all'; readonly isApprover: boolean }): Promise<number> {
   const archive = deps.exchanges;
   if (archive === undefined) return 0;
-  const here = await visibleExchanges(archive, { channel: event.channel, chatId: event.chatId, userId: event.sender.id, isGroup: event.isGroup, query: '' });
+  const here = await visibleExchanges(archive, { channel: event.channel, chatId: event.chatId, userId: event.sender.id, isGroup: event.isGroup });
   const words = how.words;
   const chosen = here.filter((exchange) => (words === 'all' || matchesWords(exchange, words)) && (!event.isGroup || how.isApprover || exchange.source.authorId === event.sender.id));
   const [first] = chosen;

@@ -1,7 +1,8 @@
 import type { ExchangeArchive } from './create-exchange-archive.js';
-import { exchangeScopeOf, exchangeText, type MemoryExchange } from './memory-exchange.js';
+import { exchangeText, type MemoryExchange } from './memory-exchange.js';
 import type { RecallRequest } from './recall-facts.js';
 import { rankForRecall } from './rank-for-recall.js';
+import { visibleExchanges } from './visible-exchanges.js';
 
 /** Similarity of a query to exchanges (vector search), by exchange id; exchanges without a score are left out. */
 export type ExchangeSimilarity = (query: string, exchanges: readonly MemoryExchange[]) => Promise<ReadonlyMap<string, number>>;
@@ -14,14 +15,6 @@ export type ExchangeRecallOptions = {
   readonly maxExchanges: number;
   readonly similarity?: ExchangeSimilarity;
 };
-
-/**
- * The exchanges a turn may see: in a group, the group's own; in a private chat, the person's (of any private chat of
- * theirs, linked identities included). A group's exchanges never reach a private chat and a private chat's never a group.
- */
-export async function visibleExchanges(archive: ExchangeArchive, request: RecallRequest): Promise<readonly MemoryExchange[]> {
-  return archive.list(exchangeScopeOf(request));
-}
 
 /** Whether an archived answer (cut with an ellipsis when it was long) is one still in the history. Pure. */
 function isHeld(answer: string, held: ReadonlySet<string>): boolean {
