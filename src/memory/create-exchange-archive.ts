@@ -20,6 +20,8 @@ export interface ExchangeArchive {
   forget(scope: FactScope, ids: readonly string[]): Promise<readonly string[]>;
   /** Deletes every exchange of the scope; resolves to the ids deleted. */
   clear(scope: FactScope): Promise<readonly string[]>;
+  /** Moves every exchange of one person scope into another (identity linking), oldest first, capped; resolves to how many moved. */
+  merge(from: FactScope, into: FactScope): Promise<number>;
   /** Every stored scope key and its exchanges (operator export and delete; not for hot paths). */
   all(): Promise<readonly (readonly [string, readonly MemoryExchange[]])[]>;
 }
@@ -80,6 +82,26 @@ export function createExchangeArchive(rows: KeyValueNamespace<ExchangeList>, opt
     },
     async clear(scope) {
       return remove(scope, () => true);
+    },
+    async merge(from, into) {
+      const fromKey = factScopeKey(from);
+      const intoKey = factScopeKey(into);
+      if (fromKey === intoKey) return 0;
+      const moved = (await rows.get(fromKey))?.exchanges ?? [];
+      if (moved.length === 0) return 0;
+      let capped = false;
+      const written = await rows.update(intoKey, (current) => {
+        const list = current?.exchanges ?? [];
+        const known = new Set(list.map((exchange) => exchange.id));
+        const combined = [...list, ...moved.filter((exchange) => !known.has(exchange.id)).map((exchange) => ({ ...exchange, scope: into }))].sort((left, right) => left.source.at.localeCompare(right.source.at));
+        capped = combined.length > options.keepPerScope;
+        return { exchanges: combined.slice(Math.max(0, combined.length - options.keepPerScope)) };
+      });
+      // Written into the linked scope first: a crash in between leaves them twice, never nowhere.
+      await rows.delete(fromKey);
+      await changed(fromKey, undefined);
+      if (capped) await changed(intoKey, written);
+      return moved.length;
     },
     async all() {
       return (await rows.entries()).map(([key, list]) => [key, list.exchanges] as const);

@@ -68,6 +68,17 @@ describe('the exchange archive and its recall', () => {
     expect(section).toContain('You answered: three');
   });
 
+  it('/link moves the joining account\'s private exchanges into the linked person scope (capped there), and none stay behind', async () => {
+    const store = await open();
+    const archive = createExchangeArchive(store.namespace<ExchangeList>('memory-exchanges'), { keepPerScope: 2, maxChars: 600 });
+    await archive.record(privately('the locker code is 5521', 'Noted.'));
+    await archive.record({ ...privately('first on wechat', 'ok'), source: { authorId: 'wxid_a', authorName: 'Alice', channel: 'wechat', chatId: 'wxid_a', at: '2026-12-01T08:00:00.000Z' } });
+    await archive.record({ ...privately('second on wechat', 'ok'), source: { authorId: 'wxid_a', authorName: 'Alice', channel: 'wechat', chatId: 'wxid_a', at: '2026-12-03T08:00:00.000Z' } });
+    expect(await archive.merge({ kind: 'person', channel: 'wechat', userId: 'wxid_a' }, { kind: 'person', channel: 'telegram', userId: '42' })).toBe(2);
+    expect((await archive.list({ kind: 'person', channel: 'telegram', userId: '42' })).map((exchange) => exchange.question)).toEqual(['the locker code is 5521', 'second on wechat']);
+    expect(await archive.list({ kind: 'person', channel: 'wechat', userId: 'wxid_a' })).toEqual([]);
+  });
+
   it('a budget used up refuses the embeddings call (reported, for the log line) and recall still finds the exchange by keywords', async () => {
     const store = await open();
     const archive = createExchangeArchive(store.namespace<ExchangeList>('memory-exchanges'), { keepPerScope: 10, maxChars: 600 });
