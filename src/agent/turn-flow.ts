@@ -143,10 +143,9 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
 async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], earlier: readonly ChatMessage[]): Promise<string> {
   if (deps.memory === undefined) return '';
   const query = scope.authoredText ?? newMessages.map((message) => (message.role === 'user' ? message.content : '')).join('\n');
-  // Exchanges whose answer is still in the history are in the context already: only those compacted or dropped are recalled here.
-  const heldAnswers = new Set(earlier.flatMap((message) => (message.role === 'assistant' && message.content !== '' ? [message.content] : [])));
   try {
-    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query, sessionKey: scope.sessionKey, heldAnswers });
+    // With the history: exchanges still in it are in the context already; only those compacted or dropped are recalled here.
+    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query, sessionKey: scope.sessionKey, history: earlier });
   } catch (error) {
     deps.logger.warn({ traceId: scope.traceId, error }, 'remembered facts could not be read; the turn goes on without them');
     return '';

@@ -80,9 +80,8 @@ async function playCase(model: ModelPort, wiring: EvaluationMemory, testCase: Me
     }
   }
   const history = await wiring.history.load(sessionKey);
-  // As a turn does: exchanges still in the history are not recalled.
-  const heldAnswers = new Set(history.flatMap((message) => (message.role === 'assistant' && message.content !== '' ? [message.content] : [])));
-  const remembered = wiring.memory === undefined ? '' : await wiring.memory.recall({ channel, chatId, userId, isGroup: false, query: testCase.question, sessionKey, heldAnswers });
+  // With the history, as a turn does: exchanges still in it are not recalled.
+  const remembered = wiring.memory === undefined ? '' : await wiring.memory.recall({ channel, chatId, userId, isGroup: false, query: testCase.question, sessionKey, history });
   const messages: ChatMessage[] = [{ role: 'system', content: `${evaluationAnswerPrompt}${remembered}` }, ...history, { role: 'user', content: testCase.question }];
   const answered = await model.complete({ messages, tools: [], maxTokens: 300, temperature: 0, attribution: attribution('user') });
   const answer = answered.ok ? answered.answer.text.trim() : `(no answer: ${answered.failure.kind})`;

@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../model/chat-message.js';
 import type { ExchangeArchive } from './create-exchange-archive.js';
 import { exchangeText, type MemoryExchange } from './memory-exchange.js';
 import type { RecallRequest } from './recall-facts.js';
@@ -16,12 +17,18 @@ export type ExchangeRecallOptions = {
   readonly similarity?: ExchangeSimilarity;
 };
 
-/** Whether an archived answer (cut with an ellipsis when it was long) is one still in the history. Pure. */
-function isHeld(answer: string, held: ReadonlySet<string>): boolean {
-  if (held.has(answer)) return true;
-  if (!answer.endsWith('…')) return false;
-  const start = answer.slice(0, -1);
-  return [...held].some((text) => text.startsWith(start));
+/** Without the ellipsis an over-long side was cut with. Pure. */
+const uncut = (text: string) => (text.endsWith('…') ? text.slice(0, -1) : text);
+
+/**
+ * Whether an archived exchange is still in the history: an answer there begins with its (possibly cut) answer and a
+ * person's message there contains its (possibly cut) words. Both, so a short answer said again ("Noted.") does not hide
+ * an older exchange. Pure.
+ */
+function heldIn(history: readonly ChatMessage[]): (exchange: MemoryExchange) => boolean {
+  const answers = history.flatMap((message) => (message.role === 'assistant' && message.content !== '' ? [message.content] : []));
+  const messages = history.flatMap((message) => (message.role === 'user' ? [message.content] : []));
+  return (exchange) => answers.some((text) => text.startsWith(uncut(exchange.answer))) && messages.some((text) => text.includes(uncut(exchange.question)));
 }
 
 /** The line an exchange is shown as in the system prompt. Pure. */
@@ -36,16 +43,18 @@ function lineOf(exchange: MemoryExchange): string {
  */
 export async function recallExchanges(archive: ExchangeArchive, request: RecallRequest, options: ExchangeRecallOptions): Promise<readonly MemoryExchange[]> {
   if (options.budgetChars <= 0 || options.maxExchanges <= 0 || request.query.trim() === '') return [];
-  const held = request.heldAnswers ?? new Set<string>();
-  const visible = (await visibleExchanges(archive, request)).filter((exchange) => !(exchange.sessionKey === request.sessionKey && isHeld(exchange.answer, held)));
+  const visible = await visibleExchanges(archive, request);
   if (visible.length === 0) return [];
   const byId = new Map(visible.map((exchange) => [exchange.id, exchange]));
   const similar = options.similarity === undefined ? new Map<string, number>() : await options.similarity(request.query, visible);
   const ranked = rankForRecall(visible.map((exchange) => ({ id: exchange.id, text: exchangeText(exchange) })), request.query, similar);
   const chosen: MemoryExchange[] = [];
   let used = 0;
+  // Checked only for the ranked ones: the history is searched for a few exchanges, not the whole archive.
+  const isHeld = heldIn(request.history ?? []);
   for (const exchange of ranked.flatMap((id) => byId.get(id) ?? [])) {
     if (chosen.length >= options.maxExchanges) break;
+    if (exchange.sessionKey === request.sessionKey && isHeld(exchange)) continue;
     const size = lineOf(exchange).length;
     if (used + size > options.budgetChars) continue;
     chosen.push(exchange);

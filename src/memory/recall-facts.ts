@@ -1,3 +1,4 @@
+import type { ChatMessage } from '../model/chat-message.js';
 import type { FactStore } from './create-fact-store.js';
 import type { MemoryFact } from './memory-fact.js';
 import { rankForRecall } from './rank-for-recall.js';
@@ -11,8 +12,8 @@ export type RecallRequest = {
   readonly isGroup: boolean;
   readonly query: string;
   readonly sessionKey?: string;
-  /** The answers still in this session's history: their archived exchanges are in the model's context already and are not recalled. */
-  readonly heldAnswers?: ReadonlySet<string>;
+  /** This session's history as the turn loaded it: archived exchanges still in it are in the model's context already and are not recalled. */
+  readonly history?: readonly ChatMessage[];
 };
 
 /** Similarity of a query to facts (vector search), by fact id; facts without a score are left out. */

@@ -48,7 +48,14 @@ describe('past exchanges over Telegram', () => {
     await waitFor(async () => !(await historyOf('telegram:1001')).includes('5521') && !(await historyOf(`telegram:${groupId}`)).includes('Zebra'), 'both exchanges compacted out of their histories');
     expect(await historyOf('telegram:1001')).toContain('They chatted.');
 
-    const systemPromptOf = (question: string) => String(current.modelRequests().filter((request) => JSON.stringify(request.body?.messages).includes(question)).at(-1)?.body?.messages?.[0]?.content ?? '');
+    const isTurn = (first: unknown) => first !== compactionPrompt && first !== factExtractionPrompt;
+    const systemPromptOf = (question: string) =>
+      String(
+        current
+          .modelRequests()
+          .filter((request) => isTurn(request.body?.messages?.[0]?.content) && JSON.stringify(request.body?.messages).includes(question))
+          .at(-1)?.body?.messages?.[0]?.content ?? '',
+      );
     await say(alice, 'what is the locker code? and the launch word?');
     const privatePrompt = systemPromptOf('what is the locker code? and the launch word?');
     expect(privatePrompt).toContain('the locker code is 5521');
@@ -60,6 +67,9 @@ describe('past exchanges over Telegram', () => {
     expect(groupPrompt).toContain('the launch word is Zebra');
     expect(groupPrompt).not.toContain('5521');
 
+    // The question above is archived after its answer went out: both locker exchanges are there before /forget.
+    const archived = async () => JSON.stringify(await app.store.namespace('memory-exchanges').get('person|telegram|1001'));
+    await waitFor(async () => (await archived()).includes('what is the locker code?'), 'the question archived');
     await alice.sendMessage(alice.makeMessage('/forget locker'));
     await current.waitForBotMessage((message) => message.text === 'Forgotten: 2 past exchanges.', 'the /forget answer');
     expect(JSON.stringify(await app.store.namespace('memory-exchanges').entries())).not.toContain('5521');

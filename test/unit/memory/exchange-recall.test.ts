@@ -9,6 +9,7 @@ import { createUsageLedger } from '../../../src/budgets/create-usage-ledger.js';
 import { createPeriodClock } from '../../../src/budgets/usage-period.js';
 import type { UsageTotals } from '../../../src/budgets/usage-totals.js';
 import { budgetsSchema } from '../../../src/config/config-schema.js';
+import type { ChatMessage } from '../../../src/model/chat-message.js';
 import type { EmbeddingsClient } from '../../../src/memory/create-embeddings-client.js';
 import { createExchangeArchive, type ExchangeList, type NewExchange } from '../../../src/memory/create-exchange-archive.js';
 import { createFactVectors, exchangeVectorItem, type ScopeVectors } from '../../../src/memory/create-fact-vectors.js';
@@ -22,7 +23,7 @@ import { createTemporaryFolder } from '../registry/registry-fixtures.js';
 const at = '2026-12-02T08:00:00.000Z';
 const privately = (question: string, answer: string, userId = '42'): NewExchange => ({ sessionKey: `telegram:${userId}`, isGroup: false, question, answer, source: { authorId: userId, authorName: 'Alice', channel: 'telegram', chatId: userId, at } });
 const inGroup = (question: string, answer: string, userId = '42'): NewExchange => ({ sessionKey: 'telegram:-100', isGroup: true, question, answer, source: { authorId: userId, authorName: 'Bob', channel: 'telegram', chatId: '-100', at } });
-const privateTurn = (query: string, extra: { heldAnswers?: ReadonlySet<string> } = {}) => ({ channel: 'telegram', chatId: '42', userId: '42', isGroup: false, query, sessionKey: 'telegram:42', ...extra });
+const privateTurn = (query: string, extra: { history?: readonly ChatMessage[] } = {}) => ({ channel: 'telegram', chatId: '42', userId: '42', isGroup: false, query, sessionKey: 'telegram:42', ...extra });
 const groupTurn = (query: string) => ({ channel: 'telegram', chatId: '-100', userId: '42', isGroup: true, query, sessionKey: 'telegram:-100' });
 const limits = { budgetChars: 2000, maxExchanges: 3 };
 
@@ -59,7 +60,11 @@ describe('the exchange archive and its recall', () => {
     const kept = await visibleExchanges(archive, privateTurn(''));
     expect(kept.map((exchange) => exchange.question.length)).toEqual([21, 40]);
     expect(await recallExchanges(archive, privateTurn('weather?'), limits)).toEqual([]);
-    expect(await recallExchanges(archive, privateTurn('door code?', { heldAnswers: new Set(['Noted: 4711.']) }), limits)).toEqual([]);
+    const stillThere: ChatMessage[] = [{ role: 'user', content: 'the door code is 4711' }, { role: 'assistant', content: 'Noted: 4711.' }];
+    expect(await recallExchanges(archive, privateTurn('door code?', { history: stillThere }), limits)).toEqual([]);
+    // The same answer given to another message does not hide it.
+    const sameAnswerElsewhere: ChatMessage[] = [{ role: 'user', content: 'the gate code is 4711 too' }, { role: 'assistant', content: 'Noted: 4711.' }];
+    expect(await recallExchanges(archive, privateTurn('door code?', { history: sameAnswerElsewhere }), limits)).toHaveLength(1);
     await archive.record(privately('third', 'three'));
     expect((await visibleExchanges(archive, privateTurn(''))).map((exchange) => exchange.answer)).toEqual(['a long answer', 'three']);
 
