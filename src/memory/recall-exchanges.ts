@@ -39,7 +39,7 @@ function lineOf(exchange: MemoryExchange): string {
 /**
  * The visible past exchanges most relevant to the query (keyword index and, when given, vector similarity, merged as for
  * facts), only those that match, at most `maxExchanges` and `budgetChars`; exchanges still in this session's history
- * are left out. Older exchanges than the budget allows are skipped, never cut.
+ * are left out. An answer too long for what is left of the budget is cut (a person's message never is).
  */
 export async function recallExchanges(archive: ExchangeArchive, request: RecallRequest, options: ExchangeRecallOptions): Promise<readonly MemoryExchange[]> {
   if (options.budgetChars <= 0 || options.maxExchanges <= 0 || request.query.trim() === '') return [];
@@ -55,12 +55,23 @@ export async function recallExchanges(archive: ExchangeArchive, request: RecallR
   for (const exchange of ranked.flatMap((id) => byId.get(id) ?? [])) {
     if (chosen.length >= options.maxExchanges) break;
     if (exchange.sessionKey === request.sessionKey && isHeld(exchange)) continue;
-    const size = lineOf(exchange).length;
-    if (used + size > options.budgetChars) continue;
-    chosen.push(exchange);
-    used += size;
+    const fitted = fitToBudget(exchange, options.budgetChars - used);
+    if (fitted === undefined) continue;
+    chosen.push(fitted);
+    used += lineOf(fitted).length;
   }
   return chosen;
+}
+
+/** Shortest answer worth showing when a long one is cut to fit the budget. */
+const minAnswerChars = 80;
+
+/** The exchange as it fits in `room` characters: whole, with its answer cut (never its message), or not at all. Pure. */
+function fitToBudget(exchange: MemoryExchange, room: number): MemoryExchange | undefined {
+  const size = lineOf(exchange).length;
+  if (size <= room) return exchange;
+  const answerRoom = exchange.answer.length - (size - room) - 1;
+  return answerRoom < minAnswerChars ? undefined : { ...exchange, answer: `${exchange.answer.slice(0, answerRoom)}…` };
 }
 
 /** The exchanges as a section of the system prompt (after the facts), oldest first; empty when there are none. Pure. */

@@ -68,6 +68,15 @@ describe('the exchange archive and its recall', () => {
     await archive.record(privately('third', 'three'));
     expect((await visibleExchanges(archive, privateTurn(''))).map((exchange) => exchange.answer)).toEqual(['a long answer', 'three']);
 
+    // A long answer is cut to what is left of the budget; the message never is.
+    const longAnswer = createExchangeArchive(store.namespace<ExchangeList>('memory-exchanges-long'), { keepPerScope: 2, maxChars: 1000 });
+    await longAnswer.record(privately('how do I reset the router?', `Hold the button ${'and wait '.repeat(60)}`));
+    const [cut] = await recallExchanges(longAnswer, privateTurn('router reset?'), { budgetChars: 300, maxExchanges: 3 });
+    expect(cut?.question).toBe('how do I reset the router?');
+    expect(cut?.answer).toMatch(/^Hold the button and wait .*…$/);
+    expect(formatRecalledExchanges(cut === undefined ? [] : [cut]).split('\n').slice(3).join('\n').length).toBeLessThanOrEqual(300);
+    expect(await recallExchanges(longAnswer, privateTurn('router reset?'), { budgetChars: 100, maxExchanges: 3 })).toEqual([]);
+
     const section = formatRecalledExchanges(await recallExchanges(archive, privateTurn('third?'), limits));
     expect(section).toContain('Alice: third');
     expect(section).toContain('You answered: three');
