@@ -1,6 +1,7 @@
 import type { MessageReceived } from '../events/inbound-event.js';
 import type { ExchangeArchive } from '../memory/create-exchange-archive.js';
 import type { MemoryExchange } from '../memory/memory-exchange.js';
+import type { FactScope, FactSource } from '../memory/memory-fact.js';
 import { visibleExchanges } from '../memory/visible-exchanges.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 
@@ -29,4 +30,29 @@ export async function forgetExchanges(deps: ForgetExchangesDependencies, event: 
   const deleted = await archive.forget(first.scope, chosen.map((exchange) => exchange.id));
   deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope: first.scope, words: words === 'all' ? 'all' : words.join(' '), exchangeIds: deleted }, outcome: `forgotten:${deleted.length}` });
   return deleted.length;
+}
+
+/** Whether an exchange is the one a fact was taken from: the same message of the same author in the same chat. Pure. */
+const isFromSource = (exchange: MemoryExchange, source: FactSource) =>
+  source.messageId !== undefined && exchange.source.messageId === source.messageId && exchange.source.channel === source.channel && exchange.source.chatId === source.chatId && exchange.source.authorId === source.authorId;
+
+/**
+ * With forgotten facts (a Forget button, `/forget <number>`, `/forget <words>`): the archived exchanges they were taken
+ * from go too (in the group's or the author's scope), so a forgotten fact does not come back as the exchange that stated
+ * it. Resolves to how many were removed.
+ */
+export async function forgetSourceExchanges(deps: ForgetExchangesDependencies, sources: readonly FactSource[]): Promise<number> {
+  const archive = deps.exchanges;
+  if (archive === undefined || sources.length === 0) return 0;
+  let removed = 0;
+  const scopes = new Map<string, FactScope>();
+  for (const source of sources) {
+    scopes.set(`group|${source.channel}|${source.chatId}`, { kind: 'group', channel: source.channel, chatId: source.chatId });
+    scopes.set(`person|${source.channel}|${source.authorId}`, { kind: 'person', channel: source.channel, userId: source.authorId });
+  }
+  for (const scope of scopes.values()) {
+    const ids = (await archive.list(scope)).filter((exchange) => sources.some((source) => isFromSource(exchange, source))).map((exchange) => exchange.id);
+    if (ids.length > 0) removed += (await archive.forget(scope, ids)).length;
+  }
+  return removed;
 }

@@ -8,7 +8,7 @@ import type { FactScope, MemoryFact } from '../memory/memory-fact.js';
 import { visibleFacts } from '../memory/visible-facts.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
-import { forgetExchanges } from './forget-exchanges.js';
+import { forgetExchanges, forgetSourceExchanges } from './forget-exchanges.js';
 
 /** The fact ids a `/memory` list showed one person in one chat, in order (namespace `memory-listings`): what `/forget <number>` means. */
 export type FactListing = { readonly factIds: readonly string[] };
@@ -136,8 +136,8 @@ function matchesWords(fact: MemoryFact, words: readonly string[]): boolean {
   return words.every((word) => text.includes(word.toLowerCase()));
 }
 
-/** Forgets facts, one compare-and-set and one `memory-forgotten` audit entry per scope; resolves to how many were asked for. */
-export async function forgetFacts(deps: Pick<MemoryCommandDependencies, 'facts' | 'audit'>, event: Pick<MessageReceived, 'sessionKey' | 'sender' | 'channel'>, facts: readonly MemoryFact[], how: Readonly<Record<string, string>>): Promise<number> {
+/** Forgets facts (and the archived exchanges they were taken from), one compare-and-set and one `memory-forgotten` audit entry per scope; resolves to how many were asked for. */
+export async function forgetFacts(deps: Pick<MemoryCommandDependencies, 'facts' | 'audit' | 'exchanges'>, event: Pick<MessageReceived, 'sessionKey' | 'sender' | 'channel'>, facts: readonly MemoryFact[], how: Readonly<Record<string, string>>): Promise<number> {
   const byScope = new Map<string, { readonly fact: MemoryFact; readonly ids: string[] }>();
   for (const fact of facts) {
     const key = JSON.stringify(fact.scope);
@@ -147,9 +147,12 @@ export async function forgetFacts(deps: Pick<MemoryCommandDependencies, 'facts' 
   }
   let forgotten = 0;
   for (const { fact, ids } of byScope.values()) {
+    const versions = await deps.facts.history(fact.scope);
     const deleted = await deps.facts.forget(fact.scope, ids);
     forgotten += ids.length;
-    deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope: fact.scope, ...how, factIds: deleted }, outcome: `forgotten:${deleted.length}` });
+    // The exchanges the forgotten facts (every version) were taken from go with them.
+    const sourceExchanges = await forgetSourceExchanges(deps, versions.filter((known) => deleted.includes(known.id)).map((known) => known.source));
+    deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope: fact.scope, ...how, factIds: deleted, sourceExchanges }, outcome: `forgotten:${deleted.length}` });
   }
   return forgotten;
 }

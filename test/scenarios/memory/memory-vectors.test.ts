@@ -75,8 +75,9 @@ describe('memory with an embeddings endpoint', () => {
     expect(dogId).not.toBe('');
     expect(await vectors()).toContain(dogId);
     await alice.sendMessage(alice.makeMessage('/forget dog'));
-    // The exchange that stated it goes too ("my dog is Biscuit"), so nothing recalls the dog any more.
-    await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact. Forgotten: 1 past exchange.', 'the forget');
+    await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact.', 'the forget');
+    // The archived exchange the fact was taken from ("my dog is Biscuit") goes with it, so nothing recalls the dog any more.
+    expect(JSON.stringify(await current.testApp.app.store.namespace('memory-exchanges').entries())).not.toContain('Biscuit');
     expect(await vectors()).not.toContain(dogId);
   });
 
