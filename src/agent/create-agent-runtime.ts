@@ -148,7 +148,7 @@ export function createAgentRuntime(given: RuntimeDependencies, options: AgentRun
 
   async function answerForgetPress(event: ActionClicked, replyTarget: Target): Promise<void> {
     const messages = deps.messagesFor(event.channel).memory;
-    const outcome = deps.memory === undefined ? undefined : await forgetPressed({ facts: deps.memory.facts, audit: deps.memory.audit, approvalRouteFor: deps.approvalRouteFor }, event);
+    const outcome = deps.memory === undefined ? undefined : await forgetPressed({ facts: deps.memory.facts, exchanges: deps.memory.exchanges, audit: deps.memory.audit, approvalRouteFor: deps.approvalRouteFor }, event);
     const text = outcome === undefined ? messages.off : outcome.kind === 'forgotten' ? messages.pressForgotten(outcome.statement) : outcome.kind === 'not-yours' ? messages.pressNotYours : messages.pressGone;
     await deps.outbox.send({ type: 'action-answered', target: replyTarget, acknowledgementId: event.acknowledgementId, text, isAlert: outcome?.kind !== 'forgotten' });
   }

@@ -86,7 +86,7 @@ export async function handleCommand(deps: TurnSettings & TurnState & TurnDeliver
         return true;
       }
       const memory = deps.memory;
-      const memoryDeps = { facts: memory.facts, audit: memory.audit, approvalRouteFor: deps.approvalRouteFor, messages, listings: memory.listings };
+      const memoryDeps = { facts: memory.facts, exchanges: memory.exchanges, audit: memory.audit, approvalRouteFor: deps.approvalRouteFor, messages, listings: memory.listings };
       if (command.name === 'memory') {
         const answer = await memoryCommand(memoryDeps, event, command.args);
         await reply(answer.text, deps.numberedChannels?.has(event.channel) ? undefined : answer.buttons);

@@ -2,11 +2,13 @@ import type { ApprovalRouteFor } from '../approvals/approval-route.js';
 import type { MessageReceived } from '../events/inbound-event.js';
 import type { ReplyButton } from '../events/outbound-event.js';
 import type { Messages } from '../i18n/messages.js';
+import type { ExchangeArchive } from '../memory/create-exchange-archive.js';
 import type { FactStore } from '../memory/create-fact-store.js';
 import type { FactScope, MemoryFact } from '../memory/memory-fact.js';
 import { visibleFacts } from '../memory/visible-facts.js';
 import type { AuditEntry } from '../registry/audit-log.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
+import { forgetExchanges, forgetSourceExchanges } from './forget-exchanges.js';
 
 /** The fact ids a `/memory` list showed one person in one chat, in order (namespace `memory-listings`): what `/forget <number>` means. */
 export type FactListing = { readonly factIds: readonly string[] };
@@ -19,6 +21,8 @@ export type MemoryCommandDependencies = {
   readonly messages: Messages;
   /** The last list each person saw per chat; without it `/forget <number>` is read as words. */
   readonly listings?: KeyValueNamespace<FactListing>;
+  /** Archived exchanges: `/forget <words>` removes those that contain the words too. */
+  readonly exchanges?: ExchangeArchive;
 };
 
 /** A command's answer: text and, on channels with buttons, one Forget button per listed fact. */
@@ -97,8 +101,17 @@ export async function forgetText(deps: MemoryCommandDependencies, event: Message
     return deps.messages.memory.forgotten(await forgetFacts(deps, event, chosen.flatMap((fact) => (fact === undefined ? [] : [fact])), { numbers: words.join(' ') }));
   }
   const matching = here.filter((fact) => mayForget(fact) && matchesWords(fact, words));
-  if (matching.length === 0) return deps.messages.memory.nothingToForget(words.join(' '));
-  return deps.messages.memory.forgotten(await forgetFacts(deps, event, matching, { words: words.join(' ') }));
+  const facts = matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') });
+  const exchanges = await forgetExchanges(deps, event, { words, isApprover });
+  if (facts === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
+  return forgottenText(deps, facts, exchanges);
+}
+
+/** What `/forget` removed: facts, and past exchanges when there were any. */
+function forgottenText(deps: MemoryCommandDependencies, facts: number, exchanges: number): string {
+  if (exchanges === 0) return deps.messages.memory.forgotten(facts);
+  const exchangesText = deps.messages.memory.forgottenExchanges(exchanges);
+  return facts === 0 ? exchangesText : `${deps.messages.memory.forgotten(facts)} ${exchangesText}`;
 }
 
 async function forgetGroup(deps: MemoryCommandDependencies, event: MessageReceived, words: readonly string[]): Promise<string> {
@@ -109,11 +122,13 @@ async function forgetGroup(deps: MemoryCommandDependencies, event: MessageReceiv
   if (words.length === 1 && words[0]?.toLowerCase() === 'all') {
     const deleted = await deps.facts.clear(scope);
     deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope, cleared: true, factIds: deleted }, outcome: `forgotten:${deleted.length}` });
-    return deps.messages.memory.forgotten(deleted.length);
+    return forgottenText(deps, deleted.length, await forgetExchanges(deps, event, { words: 'all', isApprover: true }));
   }
   const matching = (await deps.facts.current(scope)).filter((fact) => matchesWords(fact, words));
-  if (matching.length === 0) return deps.messages.memory.nothingToForget(words.join(' '));
-  return deps.messages.memory.forgotten(await forgetFacts(deps, event, matching, { words: words.join(' ') }));
+  const facts = matching.length === 0 ? 0 : await forgetFacts(deps, event, matching, { words: words.join(' ') });
+  const exchanges = await forgetExchanges(deps, event, { words, isApprover: true });
+  if (facts === 0 && exchanges === 0) return deps.messages.memory.nothingToForget(words.join(' '));
+  return forgottenText(deps, facts, exchanges);
 }
 
 function matchesWords(fact: MemoryFact, words: readonly string[]): boolean {
@@ -121,8 +136,8 @@ function matchesWords(fact: MemoryFact, words: readonly string[]): boolean {
   return words.every((word) => text.includes(word.toLowerCase()));
 }
 
-/** Forgets facts, one compare-and-set and one `memory-forgotten` audit entry per scope; resolves to how many were asked for. */
-export async function forgetFacts(deps: Pick<MemoryCommandDependencies, 'facts' | 'audit'>, event: Pick<MessageReceived, 'sessionKey' | 'sender' | 'channel'>, facts: readonly MemoryFact[], how: Readonly<Record<string, string>>): Promise<number> {
+/** Forgets facts (and the archived exchanges they were taken from), one compare-and-set and one `memory-forgotten` audit entry per scope; resolves to how many were asked for. */
+export async function forgetFacts(deps: Pick<MemoryCommandDependencies, 'facts' | 'audit' | 'exchanges'>, event: Pick<MessageReceived, 'sessionKey' | 'sender' | 'channel'>, facts: readonly MemoryFact[], how: Readonly<Record<string, string>>): Promise<number> {
   const byScope = new Map<string, { readonly fact: MemoryFact; readonly ids: string[] }>();
   for (const fact of facts) {
     const key = JSON.stringify(fact.scope);
@@ -132,9 +147,12 @@ export async function forgetFacts(deps: Pick<MemoryCommandDependencies, 'facts' 
   }
   let forgotten = 0;
   for (const { fact, ids } of byScope.values()) {
+    const versions = await deps.facts.history(fact.scope);
     const deleted = await deps.facts.forget(fact.scope, ids);
     forgotten += ids.length;
-    deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope: fact.scope, ...how, factIds: deleted }, outcome: `forgotten:${deleted.length}` });
+    // The exchanges the forgotten facts (every version) were taken from go with them.
+    const sourceExchanges = await forgetSourceExchanges(deps, versions.filter((known) => deleted.includes(known.id)).map((known) => known.source));
+    deps.audit({ kind: 'memory-forgotten', sessionKey: event.sessionKey, userId: event.sender.id, channel: event.channel, arguments: { scope: fact.scope, ...how, factIds: deleted, sourceExchanges }, outcome: `forgotten:${deleted.length}` });
   }
   return forgotten;
 }

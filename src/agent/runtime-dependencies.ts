@@ -19,6 +19,7 @@ import type { HistoryCompactor } from '../memory/create-history-compactor.js';
 import type { FactExtractor } from '../memory/create-fact-extractor.js';
 import type { RecallRequest } from '../memory/recall-facts.js';
 import type { FactStore } from '../memory/create-fact-store.js';
+import type { ExchangeArchive, NewExchange } from '../memory/create-exchange-archive.js';
 import type { IdentityLinks } from '../memory/create-identity-links.js';
 import type { LinkCodes } from '../memory/create-link-codes.js';
 import type { FactListing } from './memory-commands.js';
@@ -51,14 +52,18 @@ export type TurnSettings = {
   readonly delegation?: DelegationLimits;
 };
 
-/** What a turn needs of memory (`memory.enabled`): fact extraction, compaction, recall, and the facts for `/memory` and `/forget`. */
+/** What a turn needs of memory (`memory.enabled`): fact extraction, the exchange archive, compaction, recall, and the facts for `/memory` and `/forget`. */
 export type TurnMemory = {
   readonly extractFacts: FactExtractor;
+  /** Archives a person's own message and the final answer to it, for recall once it has left the history. */
+  readonly archiveExchange: (exchange: NewExchange, attribution: UsageAttribution) => Promise<void>;
   readonly compactor: HistoryCompactor;
   /** The remembered facts this turn may see, most relevant first, as a section of the system prompt ('' when none). */
   readonly recall: (request: RecallRequest) => Promise<string>;
   /** The facts themselves, for `/memory` and `/forget`. */
   readonly facts: FactStore;
+  /** The archived exchanges, for `/forget`. */
+  readonly exchanges: ExchangeArchive;
   /** Records what `/forget` removed and which identities `/link` joined. */
   readonly audit: (entry: AuditEntry) => void;
   /** The last `/memory` list each person saw per chat, for `/forget <number>` (numbered replies where there are no buttons). */

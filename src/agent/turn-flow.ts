@@ -75,7 +75,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
     // Cancelled while its event waited in the lane: it does not start.
     if (running?.isCancelled() === true && scope.subTask === undefined) return await endCancelled(deps, scope, newMessages);
     const earlier = await (history ?? deps.history.load(scope.sessionKey));
-    const remembered = await recallForTurn(deps, scope, newMessages);
+    const remembered = await recallForTurn(deps, scope, newMessages, earlier);
     const streaming = deps.streamingChannels?.has(scope.channel) === true;
     let draft = '';
     const delegation = delegationFor(deps, scope);
@@ -117,7 +117,7 @@ export async function deliverTurn(deps: RuntimeDependencies, scope: TurnScope, n
         const delivery = await deps.outbox.send({ type: 'reply', target: scope.target, text, kind: 'final', causationId: scope.causationId });
         if (!delivery.ok) deps.logger.warn({ traceId: scope.traceId, error: delivery.error }, 'final reply was not delivered');
         deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'completed', text, delivery });
-        await rememberAfterTurn(deps, scope);
+        await rememberAfterTurn(deps, scope, outcome.text);
         return;
       }
       case 'suspended': {
@@ -158,12 +158,13 @@ async function endCancelled(deps: RuntimeDependencies, scope: TurnScope, newMess
   deps.turnFinished({ causationId: scope.causationId, sessionKey: scope.sessionKey, status: 'cancelled' });
 }
 
-/** The facts this turn may see, as a system prompt section; '' without memory or when the store does not answer (the turn goes on without them). */
-async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[]): Promise<string> {
+/** The facts and past exchanges this turn may see, as a system prompt section; '' without memory or when the store does not answer (the turn goes on without them). */
+async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMessages: readonly ChatMessage[], earlier: readonly ChatMessage[]): Promise<string> {
   if (deps.memory === undefined) return '';
   const query = scope.authoredText ?? newMessages.map((message) => (message.role === 'user' ? message.content : '')).join('\n');
   try {
-    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query, sessionKey: scope.sessionKey });
+    // With the history: exchanges still in it are in the context already; only those compacted or dropped are recalled here.
+    return await deps.memory.recall({ channel: scope.channel, chatId: scope.chatId, userId: scope.userId, isGroup: scope.isGroup, query, sessionKey: scope.sessionKey, history: earlier });
   } catch (error) {
     deps.logger.warn({ traceId: scope.traceId, error }, 'remembered facts could not be read; the turn goes on without them');
     return '';
@@ -171,10 +172,11 @@ async function recallForTurn(deps: RuntimeDependencies, scope: TurnScope, newMes
 }
 
 /**
- * After the answer went out: facts from the sender's own words (a person's message only), then compaction of the
- * history when it passed its budget. A failure keeps the history whole; compaction is tried after the next turn.
+ * After the answer went out: facts from the sender's own words (a person's message only), the exchange (those words
+ * and the final answer) archived for recall, then compaction of the history when it passed its budget. A failure
+ * keeps the history whole; compaction is tried after the next turn.
  */
-async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope): Promise<void> {
+async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope, answer: string): Promise<void> {
   const memory = deps.memory;
   if (memory === undefined) return;
   try {
@@ -185,6 +187,7 @@ async function rememberAfterTurn(deps: RuntimeDependencies, scope: TurnScope): P
       const source = { ...(scope.target.replyToMessageId === undefined ? {} : { messageId: scope.target.replyToMessageId }), authorId: scope.userId, authorName: scope.userName, channel: scope.channel, chatId: scope.chatId, at: deps.now().toISOString() };
       const extraction = await memory.extractFacts({ text, source, trust, isGroup: scope.isGroup }, attributionOf(scope));
       if (extraction.kind !== 'recorded') deps.logger.warn({ traceId: scope.traceId, extraction: extraction.kind }, 'no facts recorded from this message');
+      if (answer.trim() !== '') await memory.archiveExchange({ sessionKey: scope.sessionKey, isGroup: scope.isGroup, question: text, answer, source }, attributionOf(scope));
     }
     const outcome = await memory.compactor.compactIfNeeded(scope.sessionKey, attributionOf(scope));
     if (outcome.kind === 'compacted') deps.logger.info({ traceId: scope.traceId, spanLength: outcome.spanLength, summaryChars: outcome.summaryChars }, 'history compacted');

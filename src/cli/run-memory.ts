@@ -5,7 +5,8 @@ import { collectSecrets } from '../config/collect-secrets.js';
 import { loadConfig } from '../config/load-config.js';
 import { createFactStore, type FactList } from '../memory/create-fact-store.js';
 import { createIdentityLinks, type IdentityLink, type PersonIdentity } from '../memory/create-identity-links.js';
-import { pruneFactVectors, type ScopeVectors } from '../memory/create-fact-vectors.js';
+import { createExchangeArchive, type ExchangeList } from '../memory/create-exchange-archive.js';
+import { exchangeVectorKey, pruneFactVectors, type ScopeVectors } from '../memory/create-fact-vectors.js';
 import type { MemoryFact } from '../memory/memory-fact.js';
 import { collectPersonMemory, deletePersonMemory, type StoredSession } from '../memory/person-memory.js';
 import { createAuditLog } from '../registry/audit-log.js';
@@ -24,7 +25,7 @@ export function parsePersonArgument(text: string | undefined): PersonIdentity | 
 }
 
 /**
- * `npm run memory -- --export <channel>:<userId>` prints (or writes to `--out FILE`) every fact and compaction summary
+ * `npm run memory -- --export <channel>:<userId>` prints (or writes to `--out FILE`) every fact, archived exchange and compaction summary
  * memory holds about that person as JSON; `--delete <channel>:<userId>` removes them. Both are audited
  * (`memory-exported`, `memory-deleted`, by `operator:<login>`). Works on the store of the configuration; needs no model key.
  */
@@ -51,7 +52,13 @@ export async function runMemory(parsed: ParsedArguments, output: Output = proces
     // A deleted fact's vector goes with it, as when a person forgets it in chat.
     const onChange = (scopeKey: string, kept: readonly MemoryFact[]) => pruneFactVectors(vectors, scopeKey, new Set(kept.map((fact) => fact.id)));
     const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now, resolveScope: (scope) => identities.resolve(scope), onChange });
-    const sources = { facts, identities, sessions: store.namespace<StoredSession>('sessions'), listings: store.namespace<unknown>('memory-listings') };
+    const exchanges = createExchangeArchive(store.namespace<ExchangeList>('memory-exchanges'), {
+      keepPerScope: config.memory.exchanges.keepPerScope,
+      maxChars: config.memory.exchanges.maxChars,
+      resolveScope: (scope) => identities.resolve(scope),
+      onChange: (scopeKey, kept) => pruneFactVectors(vectors, exchangeVectorKey(scopeKey), new Set(kept.map((exchange) => exchange.id))),
+    });
+    const sources = { facts, identities, exchanges, sessions: store.namespace<StoredSession>('sessions'), listings: store.namespace<unknown>('memory-listings') };
     const by = `operator:${operatorName()}`;
     const user = `${person.channel}:${person.userId}`;
     if (exporting !== undefined) {
@@ -61,14 +68,14 @@ export async function runMemory(parsed: ParsedArguments, output: Output = proces
       if (file === undefined) output.write(text);
       else {
         await writeFile(file, text, { mode: 0o600 });
-        output.write(`Wrote ${memory.personFacts.length + memory.statedElsewhere.length} fact(s) and ${memory.summaries.length} summary(ies) about ${user} to ${file}.\n`);
+        output.write(`Wrote ${memory.personFacts.length + memory.statedElsewhere.length} fact(s), ${memory.exchanges.length} exchange(s) and ${memory.summaries.length} summary(ies) about ${user} to ${file}.\n`);
       }
-      audit.record({ kind: 'memory-exported', userId: user, arguments: { identities: memory.identities, facts: memory.personFacts.length + memory.statedElsewhere.length, summaries: memory.summaries.length, ...(file === undefined ? {} : { file }) }, outcome: 'exported', decidedBy: by });
+      audit.record({ kind: 'memory-exported', userId: user, arguments: { identities: memory.identities, facts: memory.personFacts.length + memory.statedElsewhere.length, exchanges: memory.exchanges.length, summaries: memory.summaries.length, ...(file === undefined ? {} : { file }) }, outcome: 'exported', decidedBy: by });
       return 0;
     }
     const deleted = await deletePersonMemory(sources, person);
     audit.record({ kind: 'memory-deleted', userId: user, arguments: deleted, outcome: `deleted:${deleted.factIds.length}`, decidedBy: by });
-    output.write(`Deleted ${deleted.factIds.length} fact(s) and ${deleted.summaries.length} summary(ies) about ${user}${deleted.identities.length > 1 ? ` and its ${deleted.identities.length - 1} linked identity(ies)` : ''}.\n`);
+    output.write(`Deleted ${deleted.factIds.length} fact(s), ${deleted.exchangeIds.length} exchange(s) and ${deleted.summaries.length} summary(ies) about ${user}${deleted.identities.length > 1 ? ` and its ${deleted.identities.length - 1} linked identity(ies)` : ''}.\n`);
     return 0;
   } finally {
     await audit.flush();

@@ -24,7 +24,32 @@ export const memorySchema = z
       .prefault({}),
     retrieval: z
       .strictObject({
-        budgetChars: z.coerce.number().int().min(0).max(50_000).default(2000).describe('Characters of remembered facts put into the system prompt before each model call (the most relevant first; 0: none).'),
+        budgetChars: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(50_000)
+          .default(2000)
+          .describe('Characters of remembered facts and past exchanges put into the system prompt before each model call (the most relevant first; 0: none).'),
+        exchangeShare: z.coerce
+          .number()
+          .min(0)
+          .max(1)
+          .default(0.4)
+          .describe('Share of retrieval.budgetChars for past exchanges (after the facts); the facts get the rest. 0: no exchanges are recalled.'),
+        maxExchanges: z.coerce.number().int().min(0).max(20).default(3).describe('Past exchanges put into the system prompt at most (only those the keyword or vector ranking matches).'),
+      })
+      .prefault({}),
+    exchanges: z
+      .strictObject({
+        keepPerScope: z.coerce
+          .number()
+          .int()
+          .min(0)
+          .max(10_000)
+          .default(200)
+          .describe("Past exchanges (a person's own message and the final answer) archived per group and per person for recall; past it the oldest go. 0: none are archived."),
+        maxChars: z.coerce.number().int().min(50).max(10_000).default(600).describe('Characters kept of each side of an archived exchange (the rest is cut).'),
       })
       .prefault({}),
     embeddings: z

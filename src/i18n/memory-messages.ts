@@ -11,6 +11,8 @@ export type MemoryMessages = {
   readonly forgetButton: (number: number) => string;
   readonly usageForget: string;
   readonly forgotten: (count: number) => string;
+  /** `/forget` also removed past exchanges (a person's message and the answer) that contain the words. */
+  readonly forgottenExchanges: (count: number) => string;
   readonly nothingToForget: (words: string) => string;
   /** `/forget <number>` named a number the sender's last `/memory` list here did not show. */
   readonly noSuchNumber: (numbers: string) => string;
@@ -44,6 +46,7 @@ export const englishMemoryMessages: MemoryMessages = {
   forgetButton: (number) => `🗑 Forget ${number}`,
   usageForget: 'Usage: /forget <words>, e.g. /forget home city; or /forget <number> from your last /memory list',
   forgotten: (count) => (count === 1 ? 'Forgotten: 1 fact.' : `Forgotten: ${count} facts.`),
+  forgottenExchanges: (count) => (count === 1 ? 'Forgotten: 1 past exchange.' : `Forgotten: ${count} past exchanges.`),
   nothingToForget: (words) => `I hold no fact here that contains "${words}".`,
   noSuchNumber: (numbers) => `Your last /memory list here has no fact numbered ${numbers}. Send /memory to see the numbers again.`,
   groupList: (lines) => ["This group's memory (every member's group facts):", ...lines, '', 'Press Forget under a fact, send /forget group <words>, or /forget group all to clear it.'].join('\n'),
@@ -69,6 +72,7 @@ export const chineseMemoryMessages: MemoryMessages = {
   forgetButton: (number) => `🗑 忘记 ${number}`,
   usageForget: '用法：/forget <关键词>，例如 /forget 家乡；或 /forget <编号>（来自你最近一次 /memory 列表）',
   forgotten: (count) => `已忘记 ${count} 条事实。`,
+  forgottenExchanges: (count) => `已忘记 ${count} 段过去的对话。`,
   nothingToForget: (words) => `这里没有包含“${words}”的事实。`,
   noSuchNumber: (numbers) => `你最近一次在这里的 /memory 列表中没有编号 ${numbers}。发送 /memory 重新查看编号。`,
   groupList: (lines) => ['本群的记忆（所有成员的群事实）：', ...lines, '', '点击事实下方的“忘记”按钮，发送 /forget group <关键词>，或 /forget group all 清空。'].join('\n'),

@@ -1,5 +1,6 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import type { ModelPort, UsageAttribution } from '../model/model-port.js';
+import type { NewExchange } from './create-exchange-archive.js';
 import type { FactExtractor } from './create-fact-extractor.js';
 import type { FactStore } from './create-fact-store.js';
 import type { HistoryCompactor } from './create-history-compactor.js';
@@ -10,7 +11,14 @@ import type { RecallRequest } from './recall-facts.js';
 /** A history and, with memory on, what the runtime does with it: the same parts `src/app/wire-memory.ts` builds. */
 export type EvaluationMemory = {
   readonly history: { load(sessionKey: string): Promise<readonly ChatMessage[]>; append(sessionKey: string, messages: readonly ChatMessage[]): Promise<void> };
-  readonly memory?: { readonly extractFacts: FactExtractor; readonly compactor: HistoryCompactor; readonly recall: (request: RecallRequest) => Promise<string>; readonly facts: FactStore };
+  readonly memory?: {
+    readonly extractFacts: FactExtractor;
+    /** Archives the person's words and the reply, as after a real turn (absent: exchanges are not played). */
+    readonly archiveExchange?: (exchange: NewExchange, attribution: UsageAttribution) => Promise<void>;
+    readonly compactor: HistoryCompactor;
+    readonly recall: (request: RecallRequest) => Promise<string>;
+    readonly facts: FactStore;
+  };
 };
 
 /** One case played once: the answer, the judge's verdict (undefined when the judge did not answer), and injected facts found. */
@@ -33,7 +41,7 @@ function exchangeOf(turn: EvaluationTurn, index: number): ChatMessage[] {
 
 /**
  * Plays each case with memory on and off: every exchange goes into the history (a person's words to the fact
- * extractor, then compaction, as after a real turn; replies are the recorded ones or a short acknowledgement, no model
+ * extractor, the exchange to the archive, then compaction, as after a real turn; replies are the recorded ones or a short acknowledgement, no model
  * call), then the question is asked with what the turn would see, and the model judges the answer against the reference.
  */
 export async function evaluateMemory(input: {
@@ -67,11 +75,14 @@ async function playCase(model: ModelPort, wiring: EvaluationMemory, testCase: Me
       if (wiring.memory === undefined) continue;
       const source = { messageId: String(turnIndex), authorId: userId, authorName: 'the person', channel, chatId, at };
       await wiring.memory.extractFacts({ text: turn.user, source, trust: 'allowed-user', isGroup: false }, attribution('user'));
+      await wiring.memory.archiveExchange?.({ sessionKey, isGroup: false, question: turn.user, answer: turn.assistant ?? acknowledgement, source }, attribution('user'));
       await wiring.memory.compactor.compactIfNeeded(sessionKey, attribution('user'));
     }
   }
-  const remembered = wiring.memory === undefined ? '' : await wiring.memory.recall({ channel, chatId, userId, isGroup: false, query: testCase.question });
-  const messages: ChatMessage[] = [{ role: 'system', content: `${evaluationAnswerPrompt}${remembered}` }, ...(await wiring.history.load(sessionKey)), { role: 'user', content: testCase.question }];
+  const history = await wiring.history.load(sessionKey);
+  // With the history, as a turn does: exchanges still in it are not recalled.
+  const remembered = wiring.memory === undefined ? '' : await wiring.memory.recall({ channel, chatId, userId, isGroup: false, query: testCase.question, sessionKey, history });
+  const messages: ChatMessage[] = [{ role: 'system', content: `${evaluationAnswerPrompt}${remembered}` }, ...history, { role: 'user', content: testCase.question }];
   const answered = await model.complete({ messages, tools: [], maxTokens: 300, temperature: 0, attribution: attribution('user') });
   const answer = answered.ok ? answered.answer.text.trim() : `(no answer: ${answered.failure.kind})`;
   const judged = answered.ok

@@ -1,14 +1,16 @@
 import type { ChatMessage } from '../model/chat-message.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import { isCompactionSummary, summaryTextOf } from './compaction-summary.js';
+import type { ExchangeArchive } from './create-exchange-archive.js';
 import type { FactStore } from './create-fact-store.js';
 import type { IdentityLinks, PersonIdentity } from './create-identity-links.js';
+import type { MemoryExchange } from './memory-exchange.js';
 import { factScopeKey, type MemoryFact } from './memory-fact.js';
 
 /** A stored session as far as memory reads it: its messages (the first may be a compaction summary). */
 export type StoredSession = { readonly messages: readonly ChatMessage[] };
 
-/** Everything memory holds about one person: their person scope (linked identities included), the facts they stated elsewhere, and the summaries of their conversations. */
+/** Everything memory holds about one person: their person scope (linked identities included), the facts they stated elsewhere, the summaries of their conversations and their archived exchanges. */
 export type PersonMemory = {
   readonly identities: readonly PersonIdentity[];
   /** Their person scope, replaced facts included. */
@@ -16,6 +18,8 @@ export type PersonMemory = {
   /** Facts they stated into a group's or a private chat's scope. */
   readonly statedElsewhere: readonly MemoryFact[];
   readonly summaries: readonly { readonly sessionKey: string; readonly summary: string }[];
+  /** Their archived exchanges: those of their private chats, and their own messages (with the answers) in groups. */
+  readonly exchanges: readonly MemoryExchange[];
 };
 
 /** Where memory lives, for an operator's export and delete. */
@@ -23,6 +27,8 @@ export type PersonMemorySources = {
   readonly facts: FactStore;
   readonly identities: IdentityLinks;
   readonly sessions: KeyValueNamespace<StoredSession>;
+  /** The exchange archive (absent: there are no exchanges to export or delete). */
+  readonly exchanges?: ExchangeArchive;
   /** The last `/memory` lists shown (`<channel>|<chat>|<userId>`), deleted with the rest. */
   readonly listings?: KeyValueNamespace<unknown>;
 };
@@ -43,16 +49,21 @@ export async function collectPersonMemory(sources: PersonMemorySources, identity
     const summary = identities.some((each) => isSessionOf(sessionKey, each)) ? summaryTextOf(session.messages[0]) : undefined;
     return summary === undefined ? [] : [{ sessionKey, summary }];
   });
-  return { identities, personFacts, statedElsewhere, summaries };
+  const ownExchanges = (await sources.exchanges?.list({ kind: 'person', ...identity })) ?? [];
+  const groupExchanges = ((await sources.exchanges?.all()) ?? []).filter(([key]) => !key.startsWith('person|')).flatMap(([, exchanges]) => exchanges.filter((exchange) => identities.some((each) => exchange.source.channel === each.channel && exchange.source.authorId === each.userId)));
+  return { identities, personFacts, statedElsewhere, summaries, exchanges: [...ownExchanges, ...groupExchanges] };
 }
 
 /**
  * Deletes what memory holds about a person: their person scope, the facts they stated in groups and chats (each with
- * its older versions), the compaction summaries at the head of their sessions, their identity links and their last
+ * its older versions), their archived exchanges (private ones, and their own in groups), the compaction summaries at the head of their sessions, their identity links and their last
  * `/memory` lists. Resolves to
  * what was deleted, for the audit.
  */
-export async function deletePersonMemory(sources: PersonMemorySources, identity: PersonIdentity): Promise<{ readonly factIds: readonly string[]; readonly summaries: readonly string[]; readonly identities: readonly PersonIdentity[] }> {
+export async function deletePersonMemory(
+  sources: PersonMemorySources,
+  identity: PersonIdentity,
+): Promise<{ readonly factIds: readonly string[]; readonly exchangeIds: readonly string[]; readonly summaries: readonly string[]; readonly identities: readonly PersonIdentity[] }> {
   const found = await collectPersonMemory(sources, identity);
   const factIds = [...(await sources.facts.clear({ kind: 'person', ...identity }))];
   const byScope = new Map<string, MemoryFact[]>();
@@ -61,6 +72,13 @@ export async function deletePersonMemory(sources: PersonMemorySources, identity:
     const [first] = facts;
     if (first !== undefined) factIds.push(...(await sources.facts.forget(first.scope, facts.map((fact) => fact.id))));
   }
+  const exchangeIds: string[] = [];
+  const exchangesByScope = new Map<string, MemoryExchange[]>();
+  for (const exchange of found.exchanges) exchangesByScope.set(factScopeKey(exchange.scope), [...(exchangesByScope.get(factScopeKey(exchange.scope)) ?? []), exchange]);
+  for (const exchanges of exchangesByScope.values()) {
+    const [first] = exchanges;
+    if (first !== undefined) exchangeIds.push(...((await sources.exchanges?.forget(first.scope, exchanges.map((exchange) => exchange.id))) ?? []));
+  }
   for (const { sessionKey } of found.summaries) {
     await sources.sessions.update(sessionKey, (session) => (session === undefined ? undefined : { ...session, messages: session.messages.filter((message, index) => !(index === 0 && isCompactionSummary(message))) }));
   }
@@ -68,5 +86,5 @@ export async function deletePersonMemory(sources: PersonMemorySources, identity:
   for (const [key] of (await sources.listings?.entries()) ?? []) {
     if (found.identities.some((each) => key.startsWith(`${each.channel}|`) && key.endsWith(`|${each.userId}`))) await sources.listings?.delete(key);
   }
-  return { factIds, summaries: found.summaries.map((entry) => entry.sessionKey), identities: found.identities };
+  return { factIds, exchangeIds, summaries: found.summaries.map((entry) => entry.sessionKey), identities: found.identities };
 }

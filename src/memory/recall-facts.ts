@@ -1,21 +1,23 @@
-import MiniSearch from 'minisearch';
+import type { ChatMessage } from '../model/chat-message.js';
 import type { FactStore } from './create-fact-store.js';
 import type { MemoryFact } from './memory-fact.js';
+import { rankForRecall } from './rank-for-recall.js';
 import { visibleFacts } from './visible-facts.js';
 
 /** Where a turn runs and what it is about: the scopes it may see follow from where, the ranking from the query. */
-export type RecallRequest = { readonly channel: string; readonly chatId: string; readonly userId: string; readonly isGroup: boolean; readonly query: string; readonly sessionKey?: string };
-
-/** Words for the keyword index: Latin words whole, each CJK character on its own (Chinese has no spaces). Pure. */
-export function tokenizeForRecall(text: string): string[] {
-  return text.toLowerCase().match(/[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]|[\p{L}\p{N}]+/gu) ?? [];
-}
+export type RecallRequest = {
+  readonly channel: string;
+  readonly chatId: string;
+  readonly userId: string;
+  readonly isGroup: boolean;
+  readonly query: string;
+  readonly sessionKey?: string;
+  /** This session's history as the turn loaded it: archived exchanges still in it are in the model's context already and are not recalled. */
+  readonly history?: readonly ChatMessage[];
+};
 
 /** Similarity of a query to facts (vector search), by fact id; facts without a score are left out. */
 export type FactSimilarity = (query: string, facts: readonly MemoryFact[]) => Promise<ReadonlyMap<string, number>>;
-
-/** Reciprocal rank fusion constant: ranks from two lists are merged without comparing their raw scores. */
-const fusionK = 60;
 
 /**
  * The visible facts most relevant to the query, within `budgetChars` of statements: first those the keyword index
@@ -25,15 +27,11 @@ const fusionK = 60;
 export async function recallFacts(facts: FactStore, request: RecallRequest, options: { readonly budgetChars: number; readonly similarity?: FactSimilarity }): Promise<readonly MemoryFact[]> {
   const visible = await visibleFacts(facts, request);
   if (visible.length === 0) return [];
-  const index = new MiniSearch<MemoryFact>({ fields: ['subject', 'statement'], storeFields: [], tokenize: tokenizeForRecall });
-  index.addAll(visible);
   const byId = new Map(visible.map((fact) => [fact.id, fact]));
-  const keywordRanked = index.search(request.query, { prefix: true, fuzzy: 0.2, combineWith: 'OR' }).map((result) => String(result.id));
   const similar = options.similarity === undefined ? new Map<string, number>() : await options.similarity(request.query, visible);
-  const vectorRanked = [...similar.entries()].filter(([, score]) => score > 0).sort((left, right) => right[1] - left[1]).map(([id]) => id);
-  const fused = new Map<string, number>();
-  for (const ranked of [keywordRanked, vectorRanked]) for (const [rank, id] of ranked.entries()) fused.set(id, (fused.get(id) ?? 0) + 1 / (fusionK + rank + 1));
-  const matched = [...fused.entries()].sort((left, right) => right[1] - left[1]).flatMap(([id]) => byId.get(id) ?? []);
+  const ranked = rankForRecall(visible.map((fact) => ({ id: fact.id, text: `${fact.subject} ${fact.statement}` })), request.query, similar);
+  const matched = ranked.flatMap((id) => byId.get(id) ?? []);
+  const fused = new Set(ranked);
   const rest = [...visible].reverse().filter((fact) => !fused.has(fact.id));
   const chosen: MemoryFact[] = [];
   let used = 0;

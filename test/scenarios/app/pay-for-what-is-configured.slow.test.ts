@@ -60,6 +60,7 @@ const ownNotNeededAtStart = [
   'src/reviewer/create-approval-reviewer.js', // approvals.mode: smart
   'channels/a2a-server/a2a-server-channel.js', // channels.a2a-server.keys
   'src/memory/recall-facts.js', // memory.enabled (with the minisearch package)
+  'src/memory/recall-exchanges.js', // memory.enabled (with the minisearch package)
   'src/memory/create-history-compactor.js', // memory.enabled
 ];
 

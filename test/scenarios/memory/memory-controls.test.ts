@@ -115,9 +115,11 @@ describe('memory controls over Telegram', () => {
     expect(listing.text).toContain('1. The meeting day is Tuesday. (from @bob,');
     expect(listing.text).toContain('2. The office is Lyon. (from @bob,');
     await aliceInGroup.sendMessage(aliceInGroup.makeMessage('/forget@TestNameBot group all'));
-    await current.waitForBotMessage((message) => message.text === 'Forgotten: 2 facts.', 'the group cleared');
+    // The group's archived exchange (Bob's message and the answer) is cleared with its facts.
+    await current.waitForBotMessage((message) => message.text === 'Forgotten: 2 facts. Forgotten: 1 past exchange.', 'the group cleared');
     const keys = (await current.testApp.app.store.namespace<FactList>('memory-facts').entries()).map(([key]) => key);
     expect(keys).not.toContain(`group|telegram|${groupId}`);
+    expect((await current.testApp.app.store.namespace('memory-exchanges').entries()).map(([key]) => key)).not.toContain(`group|telegram|${groupId}`);
     const entry = await waitFor(() => auditLines(current.testApp.dataDir).find((line) => line.kind === 'memory-forgotten'), 'the audit entry');
     expect(entry).toMatchObject({ userId: '1001', outcome: 'forgotten:2', arguments: { cleared: true } });
 

@@ -90,6 +90,11 @@ describe('memory facts over Telegram', () => {
     const everything = [...facts.values()].flat();
     expect(everything.map((fact) => fact.statement)).toEqual(['Their favourite drink is tea.']);
     expect(JSON.stringify([...facts])).not.toMatch(/hunter2|9911/);
+    // The archived exchanges hold the person's own words and the final answers, not the page or the quoted message.
+    const archived = JSON.stringify(await current.testApp.app.store.namespace('memory-exchanges').entries());
+    expect(archived).toContain('"question":"what do you make of this?"');
+    expect(archived).toContain('"answer":"ok: Please read the wiki start page."');
+    expect(archived).not.toMatch(/hunter2|9911|Welcome to the wiki/);
     const [tea] = everything;
     expect([...facts.keys()]).toEqual(['person|telegram|1001']);
     expect(tea?.trust).toBe('approver');
@@ -170,6 +175,8 @@ describe('memory facts over Telegram', () => {
     expect(prompt).not.toMatch(/Paris|Lyon/);
     const stored = JSON.stringify([...(await allFacts(current))]);
     expect(stored).not.toMatch(/Paris|Lyon/);
+    // The archived exchanges both versions were taken from went with them.
+    expect(JSON.stringify(await current.testApp.app.store.namespace('memory-exchanges').entries())).not.toMatch(/Paris|Lyon/);
 
     const file = join(current.testApp.dataDir, 'audit', 'audit.jsonl');
     const forgotten = await waitFor(() => {

@@ -1,10 +1,11 @@
 // Memory isolation over WeChat (the real adapter over the mock puppet, the scripted model), in Chinese: what a room
 // agreed never reaches a private chat, and what a person said in private never reaches the room, although it is the
-// same person asking in both.
+// same person asking in both; the same for the archived exchanges.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FactList } from '../../../src/memory/create-fact-store.js';
 import { factExtractionPrompt } from '../../../src/memory/fact-extraction-prompt.js';
 import type { ScriptedRequestBody } from '../../fakes/scripted-model-server.js';
+import { waitFor } from '../../fakes/start-test-app.js';
 import { startWechatScenario, type WechatScenario } from '../../fakes/wechat-scenario.js';
 
 const isExtraction = (body: ScriptedRequestBody | undefined) => body?.messages?.[0]?.content === factExtractionPrompt;
@@ -55,5 +56,10 @@ describe('memory isolation over WeChat', () => {
     expect(privatePrompt).not.toContain('周二');
     expect(roomPrompt).toContain('大家的周会是周二。');
     expect(roomPrompt).not.toContain('成都');
+    // The exchanges are archived too, each in its own scope: the room's never in a private prompt (above, "周二"),
+    // bob's private one never in the room's ("成都"), although the questions share their characters.
+    const exchangeKeys = async () => (await testApp.app.store.namespace('memory-exchanges').entries()).map(([key]) => key).sort();
+    await waitFor(async () => (await exchangeKeys()).length === 2, 'both scopes archived');
+    expect(await exchangeKeys()).toEqual(['group|wechat|team@chatroom', 'person|wechat|bob']);
   });
 });

@@ -41,16 +41,20 @@ describe('memory with an embeddings endpoint', () => {
     }
     await current.testApp.app.bus.idle();
     const factWrites = () => current.model.embeddings.filter((request) => request.inputs[0]?.includes(': Their'));
-    await waitFor(() => factWrites().length >= 3, 'the facts embedded');
+    // Each answered message is archived as an exchange (the message and the answer) and embedded when written too.
+    const exchangeWrites = () => current.model.embeddings.filter((request) => request.inputs[0]?.includes('\nok: '));
+    const recallQueries = () => current.model.embeddings.filter((request) => !factWrites().includes(request) && !exchangeWrites().includes(request));
+    await waitFor(() => factWrites().length >= 3 && exchangeWrites().length >= 3, 'the facts and exchanges embedded');
+    expect(exchangeWrites().map((request) => request.inputs)).toEqual([['my dog is Biscuit\nok: my dog is Biscuit'], ['my home city is Paris\nok: my home city is Paris'], ['my favourite drink is tea\nok: my favourite drink is tea']]);
     // Each turn's message is embedded for recall too (before its facts exist).
-    expect(current.model.embeddings.filter((request) => !factWrites().includes(request)).map((request) => request.inputs)).toEqual([['my home city is Paris'], ['my favourite drink is tea']]);
+    expect(recallQueries().map((request) => request.inputs)).toEqual([['my home city is Paris'], ['my favourite drink is tea']]);
     expect(factWrites().map((request) => request.inputs)).toEqual([['dog: Their dog is Biscuit.'], ['home city: Their home city is Paris.'], ['favourite drink: Their favourite drink is tea.']]);
     expect(current.model.embeddings.every((request) => request.model === 'embed-test')).toBe(true);
 
     const systemPromptOf = (question: string) => String(current.modelRequests().filter((request) => !isExtraction(request.body) && JSON.stringify(request.body?.messages).includes(question)).at(-1)?.body?.messages?.[0]?.content ?? '');
     await alice.sendMessage(alice.makeMessage('puppy name?'));
     await current.waitForBotMessage((message) => message.text === 'ok: puppy name?', 'the answer');
-    expect(current.model.embeddings.at(-1)?.inputs).toEqual(['puppy name?']);
+    expect(recallQueries().at(-1)?.inputs).toEqual(['puppy name?']);
     expect(systemPromptOf('puppy name?')).toContain('Their dog is Biscuit.');
     expect(systemPromptOf('puppy name?')).not.toMatch(/Paris|tea/);
 
@@ -72,6 +76,8 @@ describe('memory with an embeddings endpoint', () => {
     expect(await vectors()).toContain(dogId);
     await alice.sendMessage(alice.makeMessage('/forget dog'));
     await current.waitForBotMessage((message) => message.text === 'Forgotten: 1 fact.', 'the forget');
+    // The archived exchange the fact was taken from ("my dog is Biscuit") goes with it, so nothing recalls the dog any more.
+    expect(JSON.stringify(await current.testApp.app.store.namespace('memory-exchanges').entries())).not.toContain('Biscuit');
     expect(await vectors()).not.toContain(dogId);
   });
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFactStore, type FactList, type NewFact } from '../../../src/memory/create-fact-store.js';
 import type { FactScope } from '../../../src/memory/memory-fact.js';
-import { formatRecalledFacts, recallFacts, tokenizeForRecall } from '../../../src/memory/recall-facts.js';
+import { formatRecalledFacts, recallFacts } from '../../../src/memory/recall-facts.js';
+import { tokenizeForRecall } from '../../../src/memory/rank-for-recall.js';
 import { createStore } from '../../../src/store/create-store.js';
 import type { Store } from '../../../src/store/key-value-namespace.js';
 import { createTemporaryFolder } from '../registry/registry-fixtures.js';

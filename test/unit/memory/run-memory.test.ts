@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { parseArguments } from '../../../src/app/parse-arguments.js';
 import { runMemory } from '../../../src/cli/run-memory.js';
 import { createSummaryMessage } from '../../../src/memory/compaction-summary.js';
+import { createExchangeArchive, type ExchangeList } from '../../../src/memory/create-exchange-archive.js';
 import { createFactStore, type FactList } from '../../../src/memory/create-fact-store.js';
 import { createIdentityLinks, type IdentityLink } from '../../../src/memory/create-identity-links.js';
 import type { StoredSession } from '../../../src/memory/person-memory.js';
@@ -46,6 +47,12 @@ async function seed(dataDir: string): Promise<void> {
   const everyFact = (await facts.all()).flatMap(([key, list]) => list.map((known) => [key, known.id] as const));
   const vectors = store.namespace<{ model: string; vectors: Record<string, number[]> }>('memory-vectors');
   for (const [key, id] of everyFact) await vectors.update(key, (current) => ({ model: 'm', vectors: { ...(current?.vectors ?? {}), [id]: [1, 0] } }));
+  // Archived exchanges: Alice's private one (in her linked scope), hers and Bob's in the group, Bob's private one.
+  const exchanges = createExchangeArchive(store.namespace<ExchangeList>('memory-exchanges'), { keepPerScope: 10, maxChars: 600, resolveScope: (scope) => identities.resolve(scope) });
+  await exchanges.record({ sessionKey: 'telegram:42', isGroup: false, question: 'the locker code is 5521', answer: 'Noted.', source: source('42', 'telegram', '42') });
+  await exchanges.record({ sessionKey: 'telegram:-100', isGroup: true, question: 'the launch word is Zebra', answer: 'Noted.', source: source('42', 'telegram', '-100') });
+  await exchanges.record({ sessionKey: 'telegram:-100', isGroup: true, question: 'the canteen opens at noon', answer: 'Noted.', source: source('7', 'telegram', '-100') });
+  await exchanges.record({ sessionKey: 'telegram:7', isGroup: false, question: 'my bike is blue', answer: 'Noted.', source: source('7', 'telegram', '7') });
   const sessions = store.namespace<StoredSession & { updatedAt: string }>('sessions');
   await store.namespace('memory-listings').set('telegram|-100|42', { factIds: ['x'] });
   await store.namespace('memory-listings').set('telegram|-100|7', { factIds: ['y'] });
@@ -69,7 +76,8 @@ describe('npm run memory', () => {
     expect(exported.statedElsewhere.map((fact) => fact.statement)).toEqual(['Meetings are on Tuesday.']);
     expect(exported.summaries).toEqual([{ sessionKey: 'telegram:42', summary: 'Alice planned a trip to Kyoto.' }]);
     expect(exported.identities).toHaveLength(2);
-    expect(output.text()).not.toMatch(/Rome|Lyon|trains/);
+    expect((exported as unknown as { exchanges: { question: string }[] }).exchanges.map((exchange) => exchange.question)).toEqual(['the locker code is 5521', 'the launch word is Zebra']);
+    expect(output.text()).not.toMatch(/Rome|Lyon|trains|canteen|bike/);
   });
 
   it('--delete removes them, leaves everyone else\'s, and is audited', async () => {
@@ -79,9 +87,9 @@ describe('npm run memory', () => {
     writeFileSync(configFile, `storage:\n  dataDir: ${dataDir}\n`);
     const output = capture();
     expect(await runMemory(parseArguments(['memory', '--delete', 'telegram:42', '--config', configFile]), output, capture())).toBe(0);
-    expect(output.text()).toBe('Deleted 3 fact(s) and 1 summary(ies) about telegram:42 and its 1 linked identity(ies).\n');
+    expect(output.text()).toBe('Deleted 3 fact(s), 2 exchange(s) and 1 summary(ies) about telegram:42 and its 1 linked identity(ies).\n');
     const store = await createStore({ dataDir });
-    const left = JSON.stringify([...(await store.namespace('memory-facts').entries()), ...(await store.namespace('sessions').entries()), ...(await store.namespace('memory-identities').entries())]);
+    const left = JSON.stringify([...(await store.namespace('memory-facts').entries()), ...(await store.namespace('sessions').entries()), ...(await store.namespace('memory-identities').entries()), ...(await store.namespace('memory-exchanges').entries())]);
     // Vectors are left for the facts still there (Bob's, and the group fact Bob stated), none for the deleted ones.
     const factIds = new Set((await store.namespace<{ facts: { id: string }[] }>('memory-facts').entries()).flatMap(([, list]) => list.facts.map((known) => known.id)));
     const vectorIds = (await store.namespace<{ vectors: Record<string, number[]> }>('memory-vectors').entries()).flatMap(([, scope]) => Object.keys(scope.vectors));
@@ -89,7 +97,9 @@ describe('npm run memory', () => {
     expect(vectorIds).toHaveLength(2);
     expect((await store.namespace('memory-listings').entries()).map(([key]) => key)).toEqual(['telegram|-100|7']);
     await store.close();
-    expect(left).not.toMatch(/Paris|tea|Tuesday|Kyoto|wxid_a/);
+    expect(left).not.toMatch(/Paris|tea|Tuesday|Kyoto|wxid_a|5521|Zebra/);
+    expect(left).toMatch(/canteen/);
+    expect(left).toMatch(/bike/);
     expect(left).toMatch(/Rome/);
     expect(left).toMatch(/Lyon/);
     expect(left).toMatch(/trains/);
