@@ -31,6 +31,12 @@ export async function runMemoryEvaluation(parsed: ParsedArguments, output: Outpu
     errors.write(`No model: ${built.error}\n`);
     return 2;
   }
+  // Scores from a model that does not answer would read as 0 % accuracy: ask once first, and say why not.
+  const probe = await built.model.complete({ messages: [{ role: 'user', content: 'Reply with OK.' }], tools: [], maxTokens: 5, temperature: 0 });
+  if (!probe.ok) {
+    errors.write(`The model ${built.model.name} did not answer (${probe.failure.kind}: ${probe.failure.message}); no scores. Check it with npm run doctor.\n`);
+    return 2;
+  }
   const budgetChars = Math.max(1000, Number(parsed.values.get('budget-chars') ?? defaultBudgetChars) || defaultBudgetChars);
   const folder = mkdtempSync(join(tmpdir(), 'echo-eval-memory-'));
   const store = await createStore({ dataDir: folder });

@@ -88,7 +88,8 @@ async function playCase(model: ModelPort, wiring: EvaluationMemory, testCase: Me
   const judged = answered.ok
     ? await model.complete({ messages: [{ role: 'system', content: memoryJudgePrompt }, { role: 'user', content: judgeInput({ question: testCase.question, reference: testCase.answer, answer }) }], tools: [], maxTokens: 50, temperature: 0, attribution: attribution('system') })
     : undefined;
-  const correct = judged === undefined ? false : judged.ok ? parseJudgeVerdict(judged.answer.text) : undefined;
+  // A question the model did not answer, or an answer the judge did not grade, is left out of the scores (not counted wrong).
+  const correct = judged?.ok ? parseJudgeVerdict(judged.answer.text) : undefined;
   return { id: testCase.id, category: testCase.category, memory: enabled, answer, ...(correct === undefined ? {} : { correct }), injectedFacts: await countInjected(wiring, testCase, chatId) };
 }
 
@@ -114,7 +115,7 @@ export function formatMemoryEvaluation(evaluation: MemoryEvaluation, header: str
   for (const category of categories) lines.push(`${category.padEnd(width)}${score(of(category, true))}${score(of(category, false))}`);
   lines.push(`${'overall'.padEnd(width)}${score(of(undefined, true))}${score(of(undefined, false))}`);
   const unjudged = evaluation.results.filter((result) => result.correct === undefined).length;
-  if (unjudged > 0) lines.push(`${unjudged} answer(s) the judge did not grade (left out of the scores).`);
+  if (unjudged > 0) lines.push(`${unjudged} question(s) the model did not answer or the judge did not grade (left out of the scores).`);
   const injected = evaluation.results.reduce((sum, result) => sum + result.injectedFacts, 0);
   lines.push(`Injected text that became a fact: ${injected}`);
   return lines.map((line) => line.trimEnd()).join('\n');

@@ -104,6 +104,17 @@ describe('npm run eval:memory', () => {
     expect(output.text()).toContain('Injected text that became a fact: 0');
   });
 
+  it('with a model that does not answer, prints no scores and says why (exit 2)', async () => {
+    const configFile = join(folder, 'unreachable.yaml');
+    writeFileSync(configFile, `storage:\n  dataDir: ${join(folder, 'data')}\nmodel:\n  primary:\n    provider: openai\n    baseUrl: http://127.0.0.1:9/v1\n    apiKey: key\n    name: nobody-home\n`);
+    const output = capture();
+    const errors = capture();
+    expect(await runMemoryEvaluation(parseArguments(['eval-memory', '--limit', '1', '--config', configFile]), output, errors)).toBe(2);
+    expect(errors.text()).toContain('did not answer');
+    expect(errors.text()).toContain('no scores');
+    expect(output.text()).not.toContain('memory on');
+  });
+
   it('reads a LongMemEval file, and says plainly when a file is not one', async () => {
     const configFile = join(folder, 'config.yaml');
     writeFileSync(configFile, `storage:\n  dataDir: ${join(folder, 'data')}\n`);
