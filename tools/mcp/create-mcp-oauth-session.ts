@@ -74,6 +74,7 @@ export function createMcpOAuthSession(input: {
     oauth,
     vault,
     withoutRefresh: probeOnly,
+    serverUrl,
     redirectUrl: context.redirectUrl,
     ...(context.clientMetadataUrl === undefined ? {} : { clientMetadataUrl: context.clientMetadataUrl }),
     ...(signing === undefined ? {} : { privateKeyAlgorithm: signing.algorithm }),

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createPrivateKeyJwtAuth, type OAuthClientMetadata, requestJwtAuthorizationGrant, type OAuthClientProvider, type StoredOAuthClientInformation } from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from '../../src/config/config-schema.js';
 import { createAuthorizationCodeClientMetadata } from './create-client-metadata-document.js';
+import { discoverLegacyAuthorizationServer } from './discover-legacy-authorization-server.js';
 import type { OAuthVault } from './oauth-vault.js';
 import type { PrivateKeyJwtAlgorithm } from './private-key-jwt-algorithm.js';
 
@@ -26,6 +27,8 @@ export type OAuthProviderOptions = {
   readonly now?: () => number;
   /** Hide the refresh token from the SDK, so it never refreshes (a one-off probe). */
   readonly withoutRefresh?: boolean;
+  /** The MCP server's URL: a 2025-03-26 server (no resource metadata) is discovered at its own origin (see discoverLegacyAuthorizationServer). */
+  readonly serverUrl?: string;
 };
 
 /** The SDK's OAuthClientProvider over the encrypted vault, plus what echo-agent reads back. */
@@ -59,6 +62,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
   const preRegistered: StoredOAuthClientInformation | undefined =
     oauth.clientId === undefined ? undefined : { client_id: oauth.clientId, ...(oauth.clientSecret === undefined ? {} : { client_secret: oauth.clientSecret }) };
 
+  // The 2025-03-26 discovery is tried once per process, before the SDK's first discovery (whose result is then stored).
+  let legacyChecked = false;
   const provider: EchoOAuthProvider = {
     get redirectUrl() {
       return headless ? undefined : options.redirectUrl();
@@ -104,6 +109,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
       return verifier;
     },
     invalidateCredentials(scope) {
+      if (scope === 'all' || scope === 'discovery') legacyChecked = false;
       vault.update((entry) => {
         switch (scope) {
           case 'all':
@@ -126,7 +132,14 @@ export function createOAuthProvider(options: OAuthProviderOptions): EchoOAuthPro
     saveDiscoveryState(discoveryState) {
       vault.update((entry) => ({ ...entry, discoveryState }));
     },
-    discoveryState: () => vault.read().discoveryState,
+    async discoveryState() {
+      const stored = vault.read().discoveryState;
+      if (stored !== undefined || options.serverUrl === undefined || legacyChecked) return stored;
+      legacyChecked = true;
+      const legacy = await discoverLegacyAuthorizationServer(options.serverUrl);
+      if (legacy !== undefined) vault.update((entry) => ({ ...entry, discoveryState: legacy }));
+      return legacy;
+    },
     expiresAt: () => vault.read().expiresAt,
     hasTokens: () => vault.read().tokens !== undefined,
     pendingState: () => vault.read().state,
