@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { forgetPressed } from '../../../src/agent/forget-fact-press.js';
 import type { ActionClicked } from '../../../src/events/inbound-event.js';
 import { createFactStore, type FactList } from '../../../src/memory/create-fact-store.js';
 import type { FactScope } from '../../../src/memory/memory-fact.js';
 import type { AuditEntry } from '../../../src/registry/audit-log.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const group: FactScope = { kind: 'group', channel: 'telegram', chatId: '-100' };
 const bobsPerson: FactScope = { kind: 'person', channel: 'telegram', userId: 'bob' };
@@ -17,18 +15,10 @@ function press(senderId: string, actionId: string, choice = 'forget'): ActionCli
 }
 
 describe('a Forget button press', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('press');
 
   async function open() {
-    const folder = createTemporaryFolder('press');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: () => new Date('2026-12-02T09:00:00Z') });
     const audit: AuditEntry[] = [];
     const deps = { facts, audit: (entry: AuditEntry) => void audit.push(entry), approvalRouteFor: () => ({ approvers: ['alice'], approverChannel: 'telegram', targets: [] }) };

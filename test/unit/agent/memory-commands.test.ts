@@ -1,30 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { memoryCommand } from '../../../src/agent/memory-commands.js';
 import type { MessageReceived } from '../../../src/events/inbound-event.js';
 import { messagesFor } from '../../../src/i18n/messages.js';
 import { createFactStore, type FactList } from '../../../src/memory/create-fact-store.js';
 import { createIdentityLinks, type IdentityLink } from '../../../src/memory/create-identity-links.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 function message(channel: string, userId: string): MessageReceived {
   return { type: 'message-received', id: 'm', traceId: 'm', at: '2026-12-02T09:00:00.000Z', channel, chatId: userId, sessionKey: `${channel}:${userId}`, origin: 'user', unattended: false, sender: { id: userId, displayName: 'Alice' }, text: '/memory', media: [], isGroup: false, mentioned: true };
 }
 
 describe('/memory after /link', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('memory-command');
 
   it('lists the facts of every linked account, naming the channel of those said elsewhere, each with a Forget button', async () => {
-    const folder = createTemporaryFolder('memory-command');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     const now = () => new Date('2026-12-02T09:00:00Z');
     const identities = createIdentityLinks(store.namespace<IdentityLink>('memory-identities'), { now });
     const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now, resolveScope: (scope) => identities.resolve(scope) });

@@ -1,12 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type AuthoredText, createFactExtractor } from '../../../src/memory/create-fact-extractor.js';
 import { createFactStore, type FactList } from '../../../src/memory/create-fact-store.js';
 import { factExtractionPrompt, parseExtractedFacts } from '../../../src/memory/fact-extraction-prompt.js';
 import type { UsageAttribution } from '../../../src/model/model-port.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
 import { type ScriptedAnswer, scriptedModel, silentLogger } from '../registry/turn-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const attribution: UsageAttribution = { origin: 'user', sessionKey: 'telegram:-100', userId: '42', channel: 'telegram', chatId: '-100' };
 const authored = (text: string, isGroup = true): AuthoredText => ({
@@ -32,18 +30,10 @@ describe('parseExtractedFacts', () => {
 });
 
 describe('the fact extractor', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('extractor');
 
   async function open(script: readonly ScriptedAnswer[]) {
-    const folder = createTemporaryFolder('extractor');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: () => new Date('2026-12-02T09:00:00Z') });
     const { model, requests } = scriptedModel(script);
     return { facts, requests, extract: createFactExtractor({ model, facts, logger: await silentLogger() }) };

@@ -1,9 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFactStore, type FactList, type NewFact } from '../../../src/memory/create-fact-store.js';
 import type { FactScope } from '../../../src/memory/memory-fact.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const alice: FactScope = { kind: 'person', channel: 'telegram', userId: '42' };
 const group: FactScope = { kind: 'group', channel: 'telegram', chatId: '-100' };
@@ -11,18 +9,10 @@ const source = (messageId: string) => ({ messageId, authorId: '42', authorName: 
 const fact = (statement: string, messageId: string, overrides: Partial<NewFact> = {}): NewFact => ({ scope: alice, subject: 'Favourite drink', statement, source: source(messageId), trust: 'allowed-user', ...overrides });
 
 describe('the fact store over a real SQLite store', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('facts');
 
   async function open() {
-    const folder = createTemporaryFolder('facts');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     let next = 0;
     return createFactStore(store.namespace<FactList>('memory-facts'), { now: () => new Date('2026-12-02T09:00:00Z'), createId: () => {
         next += 1;

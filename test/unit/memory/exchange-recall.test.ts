@@ -1,7 +1,7 @@
 // The exchange archive and its recall over a real SQLite store: exchanges are kept per scope (group / person) with a cap,
 // recalled only where they may be seen and only when they match, left out while still in the session's history; and the
 // embeddings calls of recall go through budget control: a used-up budget refuses them, and recall ranks by keywords alone.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BudgetState } from '../../../src/budgets/budget-check.js';
 import { createBudgetControl } from '../../../src/budgets/create-budget-control.js';
 import { createMemoryBudgetHolds } from '../../../src/budgets/create-memory-budget-holds.js';
@@ -15,10 +15,8 @@ import { createExchangeArchive, type ExchangeList, type NewExchange } from '../.
 import { createFactVectors, exchangeVectorItem, type ScopeVectors } from '../../../src/memory/create-fact-vectors.js';
 import { formatRecalledExchanges, recallExchanges } from '../../../src/memory/recall-exchanges.js';
 import { visibleExchanges } from '../../../src/memory/visible-exchanges.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
 import { deterministicEmbedding } from '../../fakes/scripted-model-server.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const at = '2026-12-02T08:00:00.000Z';
 const privately = (question: string, answer: string, userId = '42'): NewExchange => ({ sessionKey: `telegram:${userId}`, isGroup: false, question, answer, source: { authorId: userId, authorName: 'Alice', channel: 'telegram', chatId: userId, at } });
@@ -28,18 +26,10 @@ const groupTurn = (query: string) => ({ channel: 'telegram', chatId: '-100', use
 const limits = { budgetChars: 2000, maxExchanges: 3 };
 
 describe('the exchange archive and its recall', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('exchanges');
 
   async function open() {
-    const folder = createTemporaryFolder('exchanges');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     return store;
   }
 

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmbeddingsClient } from '../../../src/memory/create-embeddings-client.js';
 import { cosineSimilarity, createFactVectors, pruneFactVectors, type ScopeVectors } from '../../../src/memory/create-fact-vectors.js';
 import type { MemoryFact } from '../../../src/memory/memory-fact.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
 import { deterministicEmbedding } from '../../fakes/scripted-model-server.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const attribution = { origin: 'user' as const, sessionKey: 'telegram:42', userId: '42', channel: 'telegram', chatId: '42' };
 
@@ -19,18 +17,10 @@ const fact = (id: string, subject: string, statement: string): MemoryFact => ({
 });
 
 describe('fact vectors over a real SQLite store', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('vectors');
 
   async function open(answering: { up: boolean }) {
-    const folder = createTemporaryFolder('vectors');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     const calls: string[][] = [];
     const embeddings: EmbeddingsClient = {
       model: 'm1',

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFactStore, type FactList } from '../../../src/memory/create-fact-store.js';
 import { createIdentityLinks, type IdentityLink } from '../../../src/memory/create-identity-links.js';
 import { createLinkCodes, type StoredLinkCode } from '../../../src/memory/create-link-codes.js';
 import type { FactScope } from '../../../src/memory/memory-fact.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const telegramAlice = { channel: 'telegram', userId: '42' };
 const wechatAlice = { channel: 'wechat', userId: 'wxid_alice' };
@@ -13,18 +11,10 @@ const personOf = (identity: { channel: string; userId: string }): FactScope => (
 const source = (channel: string, at: string) => ({ messageId: at, authorId: 'x', authorName: 'Alice', channel, chatId: 'c', at });
 
 describe('identity links and one-time link codes over a real SQLite store', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('links');
 
   async function open(clock: { now: Date }) {
-    const folder = createTemporaryFolder('links');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     const now = () => clock.now;
     const identities = createIdentityLinks(store.namespace<IdentityLink>('memory-identities'), { now });
     const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now, resolveScope: (scope) => identities.resolve(scope) });

@@ -1,11 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createFactStore, type FactList, type NewFact } from '../../../src/memory/create-fact-store.js';
 import type { FactScope } from '../../../src/memory/memory-fact.js';
 import { formatRecalledFacts, recallFacts } from '../../../src/memory/recall-facts.js';
 import { tokenizeForRecall } from '../../../src/memory/rank-for-recall.js';
-import { createStore } from '../../../src/store/create-store.js';
-import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createTemporaryFolder } from '../registry/registry-fixtures.js';
+import { useScratchStores } from '../../fakes/use-scratch-stores.js';
 
 const person: FactScope = { kind: 'person', channel: 'telegram', userId: '42' };
 const privateChat: FactScope = { kind: 'chat', channel: 'telegram', chatId: '42' };
@@ -21,18 +19,10 @@ const inPrivate = { channel: 'telegram', chatId: '42', userId: '42', isGroup: fa
 const inGroup = { channel: 'telegram', chatId: '-100', userId: '42', isGroup: true };
 
 describe('recalling facts', () => {
-  const folders: ReturnType<typeof createTemporaryFolder>[] = [];
-  const stores: Store[] = [];
-  afterEach(async () => {
-    while (stores.length > 0) await stores.pop()?.close();
-    while (folders.length > 0) folders.pop()?.remove();
-  });
+  const openStore = useScratchStores('recall');
 
   async function open() {
-    const folder = createTemporaryFolder('recall');
-    folders.push(folder);
-    const store = await createStore({ dataDir: folder.path });
-    stores.push(store);
+    const store = await openStore();
     const facts = createFactStore(store.namespace<FactList>('memory-facts'), { now: () => new Date('2026-12-02T09:00:00Z') });
     await facts.record(said(person, 'medical condition', 'Alice is allergic to penicillin.', '42'));
     await facts.record(said(privateChat, 'side project', 'The side project is called Orca.', '42'));
