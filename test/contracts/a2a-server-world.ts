@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { defineTool } from '../../src/registry/define-tool.js';
 import { createScriptedModelServer, type ScriptedHandler, type ScriptedModelServer } from '../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp } from '../fakes/start-test-app.js';
+import { gatewayOf } from '../fakes/webhook-client.js';
 
 /** The keys of the test world: alpha may look orders up, beta has the channel's minimal tools, gamma 2 requests a minute, delta a budget of 5 tokens a day. */
 export const a2aKeys = { alpha: 'alpha-secret-0123456789abcdefgh', beta: 'beta-secret-0123456789abcdefghij', gamma: 'gamma-secret-0123456789abcdefgh', delta: 'delta-secret-0123456789abcdefgh' } as const;
@@ -96,9 +97,7 @@ export async function startA2aServerWorld(): Promise<A2aServerWorld> {
     },
   });
   const app = await startTestApp({ configFile, extraTools: [lookup, gate, whoami], environment: { OPENAI_BASE_URL: model.url } });
-  const address = app.app.gateway?.address();
-  if (!address) throw new Error('the gateway is not listening');
-  const baseUrl = `http://${address.host}:${address.port}`;
+  const { baseUrl } = gatewayOf(app.app);
   return {
     app,
     model,

@@ -7,6 +7,7 @@ import type { TurnFinished } from '../../../src/events/outbox.js';
 import { defineTool } from '../../../src/registry/define-tool.js';
 import { asTask, connectA2aClient, textRequest } from '../../fakes/a2a-test-client.js';
 import { waitFor } from '../../fakes/start-test-app.js';
+import { gatewayOf } from '../../fakes/webhook-client.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 import { buttonData, createPublishTool } from './a2a-caller-world.js';
 
@@ -45,12 +46,6 @@ function createSlowTool() {
   return { tool, seen };
 }
 
-function baseUrlOf(scenario: TelegramScenario): string {
-  const address = scenario.testApp.app.gateway?.address();
-  if (!address) throw new Error('the gateway is not listening');
-  return `http://${address.host}:${address.port}`;
-}
-
 /** Turn reports of the A2A sessions, as the core emitted them. */
 function recordTurns(scenario: TelegramScenario): TurnFinished[] {
   const reports: TurnFinished[] = [];
@@ -72,7 +67,7 @@ describe('tasks/cancel stops the task’s work', () => {
     scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [slow.tool] });
     scenario.model.enqueue({ toolCalls: [{ name: 'slow_report', arguments: { topic: 'sales' } }] }, { text: 'here is the report' });
     const turns = recordTurns(scenario);
-    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+    const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
 
     const submitted = asTask(await client.sendMessage(textRequest('build the sales report', { returnImmediately: true })));
     await waitFor(() => slow.seen.started, 'the tool to start');
@@ -94,7 +89,7 @@ describe('tasks/cancel stops the task’s work', () => {
     // Held far past the test's own timeout: only an abort ends this call in time.
     scenario.model.enqueue({ text: 'a late answer', delayMs: 600_000 });
     const turns = recordTurns(scenario);
-    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+    const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
 
     const submitted = asTask(await client.sendMessage(textRequest('think hard', { returnImmediately: true })));
     await waitFor(() => scenario?.modelRequests().length === 1, 'the model call');
@@ -112,7 +107,7 @@ describe('tasks/cancel stops the task’s work', () => {
     const publish = createPublishTool();
     scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
     scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'draft' } }] }, { text: 'published draft' });
-    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+    const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
     const waiting = asTask(await client.sendMessage(textRequest('publish the draft')));
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
@@ -134,7 +129,7 @@ describe('tasks/cancel stops the task’s work', () => {
 
     expect(publish.runs).toEqual([]);
     expect(scenario.modelRequests()).toHaveLength(1);
-    const afterRestart = await (await connectA2aClient(baseUrlOf(scenario), callerKey)).getTask({ tenant: '', id: waiting.id });
+    const afterRestart = await (await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey)).getTask({ tenant: '', id: waiting.id });
     expect(afterRestart.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
   });
 
@@ -142,7 +137,7 @@ describe('tasks/cancel stops the task’s work', () => {
     const publish = createPublishTool();
     scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
     scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'draft' } }] }, { text: 'published draft' });
-    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+    const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
     expect(asTask(await client.sendMessage(textRequest('publish the draft'))).status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const store = scenario.testApp.app.store;
     const [approvalId] = (await store.namespace<string[]>('approvals-index').get('pending')) ?? [];

@@ -2,6 +2,7 @@ import { TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { answerOf, asTask, connectA2aClient, statusTextOf, textRequest } from '../../fakes/a2a-test-client.js';
 import { waitFor } from '../../fakes/start-test-app.js';
+import { gatewayOf } from '../../fakes/webhook-client.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
 import { buttonData, createPublishTool } from './a2a-caller-world.js';
 
@@ -17,12 +18,6 @@ const yaml = [
   `      - { name: caller, secret: ${callerKey}, tools: { alsoAllow: [publish_post] } }`,
 ].join('\n');
 
-function baseUrlOf(scenario: TelegramScenario): string {
-  const address = scenario.testApp.app.gateway?.address();
-  if (!address) throw new Error('the gateway is not listening');
-  return `http://${address.host}:${address.port}`;
-}
-
 let scenario: TelegramScenario | undefined;
 afterEach(async () => {
   await scenario?.stop();
@@ -34,7 +29,7 @@ describe('an A2A task whose turn needs a person', () => {
     const publish = createPublishTool();
     scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
     scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'launch' } }] }, { text: 'published launch for you' });
-    const client = await connectA2aClient(baseUrlOf(scenario), callerKey);
+    const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
 
     const waiting = asTask(await client.sendMessage(textRequest('publish the launch post')));
     expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
@@ -54,7 +49,7 @@ describe('an A2A task whose turn needs a person', () => {
     expect(publish.runs).toEqual(['launch']);
 
     await scenario.restartApp();
-    const afterRestart = await (await connectA2aClient(baseUrlOf(scenario), callerKey)).getTask({ tenant: '', id: waiting.id });
+    const afterRestart = await (await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey)).getTask({ tenant: '', id: waiting.id });
     expect(afterRestart.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerOf(afterRestart)).toBe('published launch for you');
   });
