@@ -1,6 +1,5 @@
 export * from './a2a-config.js';
 export * from './a2a-executor.js';
-export * from './a2a-keyring.js';
 export * from './a2a-server-adapter.js';
 export * from './a2a-server-channel.js';
 export * from './a2a-server-doctor.js';

@@ -7,7 +7,7 @@ import type { HttpRequest, HttpResponse, HttpRoute } from '../../src/gateway/htt
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { RateLimiter } from '../../src/mcp-server/create-rate-limiter.js';
 import type { A2aKey } from './a2a-config.js';
-import { checkA2aKey } from './a2a-keyring.js';
+import { findBearerKey } from '../../src/gateway/find-bearer-key.js';
 import { a2aRpcPath } from './agent-card.js';
 import { rpcError, rpcErrorCodes } from './rpc-errors.js';
 import { trustFieldsIn } from './trust-fields.js';
@@ -47,7 +47,7 @@ export function createRpcRoute(options: RpcRouteOptions): HttpRoute {
   return { method: 'POST', path: a2aRpcPath, bodyLimitBytes: options.bodyLimitBytes, handle };
 
   async function handle(request: HttpRequest): Promise<HttpResponse> {
-    const checked = checkA2aKey(request.headers.authorization, options.keys);
+    const checked = findBearerKey(request.headers.authorization, options.keys, (key) => key.secret);
     if (!checked.ok) {
       const message = checked.reason === 'missing' ? 'Send Authorization: Bearer <key> (the key the operator gave your agent).' : 'The key is not valid.';
       return rpcError(401, rpcErrorCodes.unauthorized, message, { 'WWW-Authenticate': 'Bearer' });

@@ -1,6 +1,5 @@
 import { createSessionHistory, type SessionHistory, type SessionRecord } from '../agent/session-history.js';
 import type { TurnMemory } from '../agent/runtime-dependencies.js';
-import type { Store } from '../store/key-value-namespace.js';
 import type { TurnMemoryInput } from './create-turn-memory.js';
 import { fenceHistory } from './fence-history.js';
 
@@ -14,7 +13,7 @@ export type MemoryWiring = {
  * Builds the history: with memory off it drops its oldest exchanges at `agent.historyBudgetChars` (as always); with
  * memory on it is compacted past that budget and drops only past `memory.compaction.ceilingFactor` times it.
  */
-export async function wireMemory(input: Omit<TurnMemoryInput, 'history'> & { readonly store: Store }): Promise<MemoryWiring> {
+export async function wireMemory(input: Omit<TurnMemoryInput, 'history'>): Promise<MemoryWiring> {
   const { config, store } = input;
   const idleTtlMs = config.storage.sessionIdleDays * 24 * 60 * 60_000;
   const budgetChars = config.agent.historyBudgetChars;

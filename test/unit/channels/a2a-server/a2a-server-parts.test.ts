@@ -1,7 +1,7 @@
 import { type Task, TaskState } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
 import { a2aConfig } from '../../../../channels/a2a-server/a2a-config.js';
-import { checkA2aKey } from '../../../../channels/a2a-server/a2a-keyring.js';
+import { findBearerKey } from '../../../../src/gateway/find-bearer-key.js';
 import { describeA2aServer } from '../../../../channels/a2a-server/a2a-server-doctor.js';
 import { baseUrlOf } from '../../../../channels/a2a-server/agent-card-route.js';
 import { applyChange, changeFor, isFinalState, waitingForApproverKey } from '../../../../channels/a2a-server/task-events.js';
@@ -25,13 +25,13 @@ describe('trust fields in an A2A request', () => {
   });
 });
 
-describe('the A2A keyring', () => {
+describe('the A2A keys, checked by the gateway\'s bearer-key check', () => {
   const keys = [key('alpha', 'alpha-secret-0123456789abcdefgh'), key('beta', 'beta-secret-0123456789abcdefghij')];
   it('finds the key a bearer header names, and says whether a key was missing or wrong', () => {
-    expect(checkA2aKey('Bearer beta-secret-0123456789abcdefghij', keys)).toMatchObject({ ok: true, key: { name: 'beta' } });
-    expect(checkA2aKey(undefined, keys)).toEqual({ ok: false, reason: 'missing' });
-    expect(checkA2aKey('Basic abc', keys)).toEqual({ ok: false, reason: 'missing' });
-    expect(checkA2aKey('Bearer alpha-secret-0123456789abcdefgX', keys)).toEqual({ ok: false, reason: 'invalid' });
+    expect(findBearerKey('Bearer beta-secret-0123456789abcdefghij', keys, (entry) => entry.secret)).toMatchObject({ ok: true, key: { name: 'beta' } });
+    expect(findBearerKey(undefined, keys, (entry) => entry.secret)).toEqual({ ok: false, reason: 'missing' });
+    expect(findBearerKey('Basic abc', keys, (entry) => entry.secret)).toEqual({ ok: false, reason: 'missing' });
+    expect(findBearerKey('Bearer alpha-secret-0123456789abcdefgX', keys, (entry) => entry.secret)).toEqual({ ok: false, reason: 'invalid' });
   });
 });
 
