@@ -57,7 +57,7 @@ export type MessageRouteOptions = {
  * 202 at once, or the answer with `?wait=true`.
  */
 export function createMessageRoute(options: MessageRouteOptions): HttpRoute {
-  return { method: 'POST', path: messagePath, bodyLimitBytes: options.bodyLimitBytes, handle };
+  return { method: 'POST', path: webhookMessagePath, bodyLimitBytes: options.bodyLimitBytes, handle };
 
   async function handle(request: HttpRequest): Promise<HttpResponse> {
     const timestamp = request.headers['x-echo-timestamp'] || undefined;
@@ -200,9 +200,6 @@ export function createMessageRoute(options: MessageRouteOptions): HttpRoute {
     }
   }
 }
-
-/** The path POST messages arrive on. */
-export const messagePath = webhookMessagePath;
 
 function answer(response: WaitedResponse, headers: Readonly<Record<string, string>> = {}): HttpResponse {
   const retryAfter: Record<string, string> = response.retryAfterSeconds === undefined ? {} : { 'Retry-After': String(response.retryAfterSeconds) };

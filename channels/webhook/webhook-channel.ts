@@ -10,7 +10,8 @@ import type { Telemetry } from '../../src/telemetry/telemetry.js';
 import { type ChatCallbacks, createChatCallbacks } from './chat-callbacks.js';
 import { createSharedRuns } from './shared-runs.js';
 import { createIdempotencyStore, type IdempotencyRecord } from './idempotency-store.js';
-import { createMessageRoute, messagePath } from './message-route.js';
+import { createMessageRoute } from './message-route.js';
+import { webhookMessagePath } from './webhook-config.js';
 import { defaultWebhookClientName } from './to-event.js';
 import { createPendingRuns, type PendingRuns } from './pending-runs.js';
 import { type CallbackPolicy, defaultCallbackPolicy, postCallback } from './post-callback.js';
@@ -218,5 +219,5 @@ function settleFromReport(pendingRuns: PendingRuns, report: { readonly causation
 
 /** The start-up detail: whether POST /v1/messages is served. */
 export function describeMessages(messagesEnabled: boolean): string {
-  return messagesEnabled ? `${messagePath} on the gateway` : `${messagePath} off: WEBHOOK_SECRET is not set`;
+  return messagesEnabled ? `${webhookMessagePath} on the gateway` : `${webhookMessagePath} off: WEBHOOK_SECRET is not set`;
 }
