@@ -1,7 +1,7 @@
 import type { McpToolSource } from '../../tools/mcp/index.js';
 import type { ModelPort } from '../model/model-port.js';
 import { createMcpSampler } from './create-mcp-sampler.js';
-import { builtinTools, createExecTool, createProcessGroupTracker, type ExecSandbox, isCatastrophicCommand, type ProcessGroupTracker } from '../../tools/index.js';
+import { builtinTools, createExecTool, createProcessGroupTracker, type ExecSandbox, isCatastrophicCommand, type ProcessGroupTracker, sweepOrphanedCallCgroups } from '../../tools/index.js';
 import { createApprovalGate, type HardBlock } from '../approvals/create-approval-gate.js';
 import { createGrantStore, type Grant, type GrantStore } from '../approvals/grants.js';
 import type { ChannelTraits } from '../channel/channel-adapter.js';
@@ -54,6 +54,9 @@ export async function buildToolSet(input: {
   const hardBlocks: HardBlock[] = [(toolName, toolInput) => (toolName === 'exec' ? isCatastrophicCommand((toolInput as { command: string }).command, { workingDirectory: input.workspaceDir }) : undefined)];
   const processGroups = createProcessGroupTracker();
   const sandbox = execSandboxFor(config, input.sandboxSources);
+  // Commands a SIGKILLed agent left running (killed before bwrap set its parent-death signal) end here, when an agent
+  // starts; the doctor and `npm run tools` describe the sandbox without touching them.
+  sweepOrphanedCallCgroups(sandbox.enforcement?.pidsCgroupDir);
   const execTool = createExecTool({ environment: { PATH: config.tools.execPath }, sandbox, tracker: processGroups, limits: config.tools.limits });
   // MCP servers join as a dynamic tool source; the client is loaded only when one is configured.
   const mcpServerNames = Object.keys(config.mcp.servers);

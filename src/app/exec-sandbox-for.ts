@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, realpathSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { createUnixSocketFilter, defaultExecPath, type ExecSandbox, findExecutable, findPidsCgroupDir, type LimitEnforcement, sweepOrphanedCallCgroups } from '../../tools/index.js';
+import { createUnixSocketFilter, defaultExecPath, type ExecSandbox, findExecutable, findPidsCgroupDir, type LimitEnforcement } from '../../tools/index.js';
 import type { Config } from '../config/config-schema.js';
 
 /** What the sandbox must hide besides the config's own folders: the project root and the files the config came from. */
@@ -20,9 +20,7 @@ const runtimeFolders = ['/run', '/var/run'];
  * runtime folders and loaded config files, refusing UNIX sockets, or none when configured off. Limits hold either way.
  */
 export function execSandboxFor(config: Config, sources: SandboxSources = {}): ExecSandbox {
-  const pidsCgroupDir = findPidsCgroupDir();
-  sweepOrphanedCallCgroups(pidsCgroupDir);
-  const enforcement: LimitEnforcement = { prlimitPath: findExecutable('prlimit', `${config.tools.execPath}:${defaultExecPath}`), pidsCgroupDir };
+  const enforcement: LimitEnforcement = { prlimitPath: findExecutable('prlimit', `${config.tools.execPath}:${defaultExecPath}`), pidsCgroupDir: findPidsCgroupDir() };
   if (config.tools.sandbox === 'off') return { mode: 'off', enforcement };
   const root = resolve(sources.root ?? process.cwd());
   const secretFiles = [...(sources.loadedFiles ?? []), join(root, '.env'), join(root, 'config', 'local.yaml')].filter((file) => existsSync(file)).map((file) => realpathSync(file));
