@@ -1,5 +1,6 @@
 import type { ConsoleLinkIssuer } from '../agent/runtime-dependencies.js';
 import type { Config } from '../config/config-schema.js';
+import { consoleLinkMinutes } from '../config/console-schema.js';
 import type { PendingApproval } from '../approvals/pending-approval.js';
 import type { Gateway } from '../gateway/create-gateway.js';
 import type { Logger } from '../logging/create-logger.js';
@@ -9,9 +10,6 @@ import type { InstanceSighting } from '../console/instance-roster.js';
 import type { Lifecycle } from './create-lifecycle.js';
 import type { Infrastructure } from './open-infrastructure.js';
 import type { WiredScheduler } from './wire-scheduler.js';
-
-/** Minutes a console link works (the console's own constant, repeated so the chat answer needs nothing of it loaded). */
-const linkMinutes = 10;
 
 /** The base URL of login links: console.publicUrl, else the gateway as it listens (a wildcard host read as localhost). */
 function baseUrlOf(config: Config, gateway: Gateway): string | undefined {
@@ -34,7 +32,7 @@ export function consoleLinkIssuer(input: { readonly config: Config; readonly inf
     if (baseUrl === undefined) return { ok: false, reason: 'no-gateway' };
     const { issueConsoleLink } = await import('../console/create-console-routes.js');
     const url = await issueConsoleLink({ deps: { store: input.infrastructure.store, now: input.now }, baseUrl, person }).catch(() => undefined);
-    return url === undefined ? { ok: false, reason: 'not-saved' } : { ok: true, url, minutes: linkMinutes };
+    return url === undefined ? { ok: false, reason: 'not-saved' } : { ok: true, url, minutes: consoleLinkMinutes };
   };
 }
 

@@ -13,5 +13,8 @@ export const consoleSchema = z.strictObject({
   sessionHours: z.coerce.number().positive().max(720).default(12).describe('How long a console session lasts after the link was opened.'),
 });
 
+/** How long a console login link works: the chat answer says it, the link book enforces it. */
+export const consoleLinkMinutes = 10;
+
 /** The `console` section as validated. */
 export type ConsoleConfig = z.infer<typeof consoleSchema>;

@@ -1,4 +1,5 @@
 import type { ConsolePerson } from '../agent/runtime-dependencies.js';
+import { consoleLinkMinutes } from '../config/console-schema.js';
 import type { KeyValueNamespace } from '../store/key-value-namespace.js';
 import { createSecretToken, hashToken } from './secret-token.js';
 
@@ -20,8 +21,8 @@ export interface ConsoleLinks {
   redeem(token: string): Promise<LinkRedemption>;
 }
 
-/** Default lifetime of a link: 10 minutes. */
-export const linkLifetimeMs = 10 * 60_000;
+/** Default lifetime of a link (the config's consoleLinkMinutes, which the chat answer names). */
+export const linkLifetimeMs = consoleLinkMinutes * 60_000;
 /** A used or stale link's record is kept this long past its expiry, so opening it again says why it fails. */
 const keepAfterExpiryMs = 60 * 60_000;
 const tokenShape = /^[0-9a-f]{64}$/;
