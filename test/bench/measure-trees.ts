@@ -291,9 +291,11 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
         sheet.details['memory.startedRssMb'] = round(result.startedRssMb, 1);
         sheet.details['memory.peakRssSessionsMb'] = round(result.peakRssMb, 1);
         sheet.details['memory.secondsPerSessionsRun'] = round(result.secondsPerRun, 1);
+        sheet.details['memory.retainedBytesPerSession'] = round(result.retainedBytesPerSession, 0);
+        sheet.details['memory.heapUsedAfterSessionsMb'] = round(result.heapUsedAfterMb, 1);
       });
       notes.push(
-        `memory.rss10kSessionsMb: VmRSS of a fresh child process (createApp, SQLite, instant model) after ${plan.sessions10k.toLocaleString('en-US')} sessions each sent one message (200 at a time)${quick ? ' — only 1,000 sessions in --quick, not 10,000' : ''}, ${runsNote(plan.runs)}, the runs side by side${against ? ' (both trees\u2019 children at once, started alternately, each from its own build of this harness)' : ''}; startedRssMb: the same process before the first message.`,
+        `memory.rss10kSessionsMb: VmRSS of a fresh child process (createApp, SQLite, instant model) after ${plan.sessions10k.toLocaleString('en-US')} sessions each sent one message (200 at a time)${quick ? ' — only 1,000 sessions in --quick, not 10,000' : ''}, ${runsNote(plan.runs)}, the runs side by side${against ? ' (both trees\u2019 children at once, started alternately, each from its own build of this harness)' : ''}; startedRssMb: the same process before the first message. retainedBytesPerSession: in one more child per tree, the heap in use after full collections, after the sessions minus before them (300 warm-up sessions first), divided by the sessions: what they keep alive, independent of when the collector last ran (which moves rss10kSessionsMb by tens of MB); heapUsedAfterSessionsMb: that heap after them.`,
       );
     }
 

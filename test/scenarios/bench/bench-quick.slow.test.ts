@@ -25,7 +25,7 @@ describe('npm run bench -- --quick --json', () => {
     await run(process.execPath, [join(repositoryRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], { cwd: repositoryRoot });
 
     const { stdout } = await run(process.execPath, [join(outDir, 'test', 'bench', 'run-bench.js'), '--quick', '--json'], { cwd: repositoryRoot, maxBuffer: 16 * 1024 * 1024, timeout: 340_000 });
-    const report = JSON.parse(stdout) as Record<string, unknown> & { notes: string[]; quick: boolean; machine: { cores: number; nodeVersion: string } };
+    const report = JSON.parse(stdout) as Record<string, unknown> & { notes: string[]; quick: boolean; machine: { cores: number; nodeVersion: string }; details: Record<string, unknown> };
 
     expect(report.quick).toBe(true);
     expect(report.machine.cores).toBeGreaterThan(0);
@@ -40,6 +40,8 @@ describe('npm run bench -- --quick --json', () => {
       }
     }
     expect(missing).toEqual([]);
+    // What the sessions keep alive on the heap, measured apart from resident memory (which the collector's timing moves).
+    expect(Number.isFinite(report.details['memory.retainedBytesPerSession'])).toBe(true);
     // --quick measures fewer sessions and says so.
     expect(report.notes.some((note) => note.includes('--quick'))).toBe(true);
   }, 360_000);
