@@ -23,6 +23,7 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
   try {
     execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
     execFileSync(process.execPath, [join(root, 'scripts', 'compile-default-config.mjs')], { stdio: 'inherit' });
+    execFileSync(process.execPath, [join(root, 'scripts', 'bundle-app.mjs')], { stdio: 'inherit' });
   } catch {
     process.stderr.write('The build failed; see the TypeScript errors above.\n');
     process.exit(1);

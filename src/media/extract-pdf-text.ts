@@ -23,7 +23,8 @@ export type PdfTextReader = {
   stop(): void;
 };
 
-const childEntry = fileURLToPath(new URL('./read-pdf-text-child.mjs', import.meta.url));
+// By its folder's name: the same path from this module's own folder and from the bundle's (dist/src/app/, scripts/bundle-app.mjs).
+const childEntry = fileURLToPath(new URL('../media/read-pdf-text-child.mjs', import.meta.url));
 const limitMarker = 'echo-pdf-limit:';
 const stderrKeptChars = 8192;
 /** How often the child's watchdog looks at its memory and its parent. */
