@@ -19,7 +19,7 @@ const banner = '// echo-agent: bundled by scripts/bundle-app.mjs';
 if (readFileSync(entry, 'utf8').slice(0, 200).includes(banner)) process.exit(0);
 
 // A chunk of an earlier bundle must not stay behind (it would look loaded-from to nobody, but it takes space and confuses).
-for (const name of readdirSync(appFolder)) if (/^chunk-[A-Z0-9]+\.js$/.test(name)) rmSync(join(appFolder, name));
+for (const name of readdirSync(appFolder)) if (/^chunk-[A-Z0-9]+\.js(\.map)?$/.test(name)) rmSync(join(appFolder, name));
 
 const result = await build({
   absWorkingDir: root,
@@ -37,11 +37,17 @@ const result = await build({
   logLevel: 'warning',
   // No minifying: function names and lines stay readable in stack traces.
   chunkNames: 'chunk-[hash]',
+  // A map per output file, built through tsc's maps of the compiled modules, so `node --enable-source-maps` names
+  // the TypeScript file and line (main.js.map is replaced: tsc's would describe the main.js the bundle overwrote).
+  sourcemap: 'linked',
+  sourcesContent: false,
 });
 
 /** Each output file of ours (relative to the out folder) and the compiled modules it holds (relative to it too). */
 const chunks = Object.fromEntries(
-  Object.entries(result.metafile.outputs).map(([output, described]) => [
+  Object.entries(result.metafile.outputs)
+    .filter(([output]) => output.endsWith('.js'))
+    .map(([output, described]) => [
     relative(out, resolve(root, output)),
     Object.keys(described.inputs)
       .map((input) => relative(out, resolve(root, input)))
