@@ -2,10 +2,9 @@ import { AgentEvent, type AgentExecutor, type ExecutionEventBus } from '@a2a-js/
 import { TaskState } from '@a2a-js/sdk';
 import type { Emit } from '../../src/events/channel.js';
 import { createId } from '../../src/events/create-id.js';
-import { createSessionKey } from '../../src/events/session-key.js';
-import type { TurnControl } from '../../src/events/turn-control.js';
 import type { Logger } from '../../src/logging/create-logger.js';
 import type { A2aServerStrings } from './a2a-server-strings.js';
+import type { StopTaskWork } from './stop-task-work.js';
 import { ownerOf } from './a2a-task-store.js';
 import { agentMessage, changeFor, newTask, taskStatus, textOfParts } from './task-events.js';
 import type { TaskTurns } from './task-turns.js';
@@ -23,7 +22,7 @@ export type A2aExecutorOptions = {
   /** The owner and context of a stored task, for a cancel after the executor returned (or after a restart). */
   readonly storedTask: (taskId: string) => Promise<{ readonly owner: string; readonly contextId: string } | undefined>;
   /** Stops the task's turn: the running one aborted, one waiting on a card closed as cancelled (the core's TurnControl). */
-  readonly turnControl: TurnControl;
+  readonly stopTaskWork: StopTaskWork;
 };
 
 /**
@@ -65,11 +64,7 @@ export function createA2aExecutor(options: A2aExecutorOptions): AgentExecutor {
       // The task's work stops first: its running turn is aborted (it then sends nothing), a card it waits on is closed
       // as cancelled for good. The executor still waiting is woken after, and the status published at once, before
       // it returns and the SDK stops reading this bus.
-      if (stored !== undefined) {
-        const chatId = taskChatId(stored.owner, taskId);
-        const stopped = await options.turnControl.cancel({ sessionKey: createSessionKey({ channel: options.channel, chatId }), by: stored.owner });
-        options.logger.info({ taskId, owner: stored.owner, aborted: stopped.aborted, closed: stopped.closed }, 'A2A task canceled');
-      }
+      if (stored !== undefined) await options.stopTaskWork({ taskId, owner: stored.owner });
       const known = unanswered.get(taskId);
       unanswered.delete(taskId);
       if (known !== undefined) options.turns.settle(known.chatId, { kind: 'canceled' });

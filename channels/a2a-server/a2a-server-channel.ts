@@ -1,5 +1,5 @@
 import { type AgentCard, TaskState } from '@a2a-js/sdk';
-import { DefaultExecutionEventBusManager, DefaultRequestHandler, ServerCallContext } from '@a2a-js/sdk/server';
+import { DefaultExecutionEventBusManager, ServerCallContext } from '@a2a-js/sdk/server';
 import { assertNever } from '../../src/events/assert-never.js';
 import type { Channel, ChannelStatus, Emit } from '../../src/events/channel.js';
 import type { Delivery, OutboundEvent } from '../../src/events/outbound-event.js';
@@ -11,6 +11,8 @@ import type { Telemetry } from '../../src/telemetry/telemetry.js';
 import type { TurnControl } from '../../src/events/turn-control.js';
 import type { A2aConfig } from './a2a-config.js';
 import { createA2aExecutor, publishChange } from './a2a-executor.js';
+import { createRequestHandler } from './create-request-handler.js';
+import { createStopTaskWork } from './stop-task-work.js';
 import type { A2aServerStrings } from './a2a-server-strings.js';
 import { createA2aTaskStore, type StoredA2aTask } from './a2a-task-store.js';
 import { buildAgentCard } from './agent-card.js';
@@ -52,8 +54,9 @@ export function createA2aServerChannel(options: A2aServerChannelOptions): A2aSer
   let emit: Emit | undefined;
   let state: ChannelStatus = { state: 'stopped' };
   let stopListening: (() => void) | undefined;
+  const stopTaskWork = createStopTaskWork({ channel: options.name, turnControl: options.turnControl, logger: options.logger });
   const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger,
-    turnControl: options.turnControl,
+    stopTaskWork,
     storedTask: async (taskId) => {
       const found = await tasks.read(taskId);
       return found === undefined ? undefined : { owner: found.owner, contextId: found.task.contextId };
@@ -61,7 +64,7 @@ export function createA2aServerChannel(options: A2aServerChannelOptions): A2aSer
   });
   // The handler's own card names no URL it would be asked on; the card route builds the served one per request.
   const card: AgentCard = buildAgentCard(options.settings, options.settings.publicUrl ?? 'http://localhost', options.version);
-  const requestHandler = new DefaultRequestHandler(card, tasks, executor, buses);
+  const requestHandler = createRequestHandler({ card, tasks, executor, buses, stopTaskWork, ownerOf: async (taskId) => (await tasks.read(taskId))?.owner });
   const routes: HttpRoute[] = [
     createAgentCardRoute({ settings: options.settings, version: options.version }),
     createRpcRoute({ keys: options.settings.keys, requestHandler, rateLimiter: createRateLimiter(), bodyLimitBytes: options.settings.bodyLimitBytes, logger: options.logger }),

@@ -7,13 +7,17 @@ import type { RuntimeDependencies } from './runtime-dependencies.js';
 /**
  * Stops the work of a session for whoever started it (an A2A task its caller cancelled), through the mechanisms that
  * already stop turns: the turn running in this process is aborted like one past `agent.turnTimeoutMs` (its model call
- * and tools see their signal fire; it sends nothing more), and each turn suspended in the session is closed for good:
+ * and tools see their signal fire; it sends nothing more), so is one running on another instance (`cancelBroadcast`,
+ * cluster mode), and each turn suspended in the session is closed for good:
  * its pending approval becomes `cancelled` (audited, its cards edited so; a later press is refused), its question is
  * withdrawn, and its suspension is removed, so no sweep resumes it, after a restart either. A turn waiting for its
  * sub-tasks is left to them (their sessions are their own).
  */
 export async function cancelTurn(deps: RuntimeDependencies, request: TurnCancelRequest): Promise<TurnCancellation> {
-  const aborted = deps.runningTurns?.cancel(request.sessionKey, request.by) ?? 0;
+  const at = deps.now().getTime();
+  const aborted = deps.runningTurns?.cancel(request.sessionKey, request.by, at) ?? 0;
+  // In cluster mode the session's turn may run on another instance, or start there later: every instance hears it.
+  await deps.cancelBroadcast?.publish({ ...request, at });
   const closed: string[] = [];
   for (const [id, suspended] of await deps.suspensions.entries()) {
     if (suspended.sessionKey !== request.sessionKey) continue;

@@ -15,8 +15,11 @@ export interface RunningTurns {
    * A turn whose event was queued (`queuedAt`) before a cancel of its session that came first starts cancelled.
    */
   begin(sessionKey: string, controller: AbortController, queuedAt?: string): RunningTurn;
-  /** Aborts every turn running in the session, for `by`, and those of it still queued; returns how many were running. */
-  cancel(sessionKey: string, by: string): number;
+  /**
+   * Aborts every turn running in the session, for `by`, and those of it still queued; returns how many were running.
+   * `at` is when the cancel was made (ms since the epoch; default now): another instance's cancel arrives a little later.
+   */
+  cancel(sessionKey: string, by: string, at?: number): number;
 }
 
 /** How long a cancel still stops a turn queued before it that had not started (in this process). */
@@ -51,10 +54,9 @@ export function createRunningTurns(options: { readonly now?: () => Date } = {}):
         },
       };
     },
-    cancel(sessionKey, by) {
-      const at = now().getTime();
+    cancel(sessionKey, by, at = now().getTime()) {
       for (const [key, cancel] of cancels) if (at - cancel.at > queuedCancelMs) cancels.delete(key);
-      cancels.set(sessionKey, { at, by });
+      if (at >= (cancels.get(sessionKey)?.at ?? Number.NEGATIVE_INFINITY)) cancels.set(sessionKey, { at, by });
       const entries = bySession.get(sessionKey);
       if (entries === undefined) return 0;
       for (const entry of entries) abort(entry, by);

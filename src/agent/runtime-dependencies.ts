@@ -2,6 +2,7 @@ import type { ApprovalsService } from '../approvals/approvals-service.js';
 import type { CallerQuestions } from '../approvals/caller-questions.js';
 import type { SuspendedTurn } from '../approvals/suspended-turn.js';
 import type { MessageBus } from '../bus/message-bus.js';
+import type { CancelBroadcast } from '../events/cancel-broadcast.js';
 import type { Outbox, TurnFinished } from '../events/outbox.js';
 import type { Target } from '../events/target.js';
 import type { ApprovalRouteFor } from '../approvals/approval-route.js';
@@ -88,6 +89,8 @@ export type TurnState = {
   readonly callerQuestions?: CallerQuestions;
   /** The turns running in this process, for a cancel of their session (TurnControl); absent: createAgentRuntime makes one. */
   readonly runningTurns?: RunningTurns;
+  /** Tells the other instances of a cluster about a cancel (their turns of the session stop too); absent: one process. */
+  readonly cancelBroadcast?: CancelBroadcast;
 };
 
 /** How the runtime reaches people and queues work: the outbox, the bus, resumptions, the catalogue, the clock, the log. */

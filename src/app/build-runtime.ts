@@ -1,4 +1,5 @@
 import { createAgentRuntime, type AgentRuntime } from '../agent/create-agent-runtime.js';
+import { createRunningTurns } from '../agent/running-turns.js';
 import { createRiskExplainer } from '../agent/create-risk-explainer.js';
 import { type ConsoleDecisionInput, decideInConsole } from '../agent/decide-in-console.js';
 import type { ConsoleLinkIssuer, TurnDelivery, TurnGovernance, TurnSettings, TurnState, TurnTools } from '../agent/runtime-dependencies.js';
@@ -111,7 +112,23 @@ export async function buildRuntime(input: {
   const callerQuestions = config.mcp.serve.enabled
     ? createCallerQuestions({ questions: store.namespace<CallerQuestion>('caller-questions'), openByChat: store.namespace<string[]>('caller-questions-open'), audit, timeoutMs: config.approvals.timeoutMinutes * 60_000, now })
     : undefined;
-  const state: TurnState = { history, memory, approvals, suspensions: store.namespace<SuspendedTurn>('suspended-turns'), openQuestions: store.namespace<string>('open-questions'), parkedTurns: infrastructure.parking, callerQuestions };
+  // Made here, not by the runtime: the cancels other instances broadcast abort this process's turns too.
+  const runningTurns = createRunningTurns({ now });
+  infrastructure.events.cancels.subscribe((cancel) => {
+    const aborted = runningTurns.cancel(cancel.sessionKey, cancel.by, cancel.at);
+    if (aborted > 0) logger.info({ sessionKey: cancel.sessionKey, by: cancel.by, aborted }, 'turn cancelled from another instance');
+  });
+  const state: TurnState = {
+    history,
+    memory,
+    approvals,
+    suspensions: store.namespace<SuspendedTurn>('suspended-turns'),
+    openQuestions: store.namespace<string>('open-questions'),
+    parkedTurns: infrastructure.parking,
+    callerQuestions,
+    runningTurns,
+    cancelBroadcast: infrastructure.events.cancels,
+  };
   const delivery: TurnDelivery = {
     outbox,
     bus: infrastructure.events.bus,

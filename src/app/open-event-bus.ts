@@ -2,6 +2,7 @@ import type { MessageBus } from '../bus/message-bus.js';
 import { createInProcessBus } from '../bus/create-in-process-bus.js';
 import { createQueueIntake } from '../cluster/create-queue-intake.js';
 import { type HandOff, noHandOff } from '../cluster/hand-off.js';
+import { type CancelBroadcast, noCancelBroadcast } from '../events/cancel-broadcast.js';
 import { createSoleLeadership, type LeadershipPort } from '../cluster/leadership.js';
 import type { Config } from '../config/config-schema.js';
 import { createDurableIntake, type DurableIntake, type ParkTurn } from '../journal/create-durable-intake.js';
@@ -15,6 +16,8 @@ export type EventBus = {
   readonly intake: DurableIntake;
   readonly leadership: LeadershipPort;
   readonly handOff: HandOff;
+  /** Cancels between instances (cluster mode); nothing to tell in one process. */
+  readonly cancels: CancelBroadcast;
   /** A start-up line, in cluster mode. */
   readonly description?: string;
   close(): Promise<void>;
@@ -32,7 +35,7 @@ export async function openEventBus(input: { readonly config: Config; readonly lo
   const url = config.storage.url;
   if (url !== undefined && isClusterStore(url)) {
     // Loaded only when configured: one-process users never load pg-boss.
-    const { openCluster } = await import('../cluster/open-cluster.js');
+    const [{ openCluster }, { createPostgresCancelBroadcast }] = await Promise.all([import('../cluster/open-cluster.js'), import('../cluster/create-postgres-cancel-broadcast.js')]);
     const cluster = await openCluster({
       url,
       maxConcurrentTurns: config.bus.maxConcurrentTurns,
@@ -44,9 +47,22 @@ export async function openEventBus(input: { readonly config: Config; readonly lo
     });
     // The journal namespace holds only the events an operator put back (`npm run parked retry`) in cluster mode.
     const intake = createQueueIntake(cluster.bus, { journal, logger });
-    return { mode: 'cluster', bus: cluster.bus, intake, leadership: cluster.leadership, handOff: cluster.handOff, description: cluster.description, close: () => cluster.close() };
+    const cancels = createPostgresCancelBroadcast({ url, logger: logger.child({ component: 'cluster' }) });
+    return {
+      mode: 'cluster',
+      bus: cluster.bus,
+      intake,
+      leadership: cluster.leadership,
+      handOff: cluster.handOff,
+      cancels,
+      description: cluster.description,
+      async close() {
+        await cancels.close();
+        await cluster.close();
+      },
+    };
   }
   const bus = createInProcessBus({ ...config.bus, logger });
   const intake = createDurableIntake({ bus, journal, logger, parkAfter, park });
-  return { mode: 'single', bus, intake, leadership: createSoleLeadership(), handOff: noHandOff, close: async () => undefined };
+  return { mode: 'single', bus, intake, leadership: createSoleLeadership(), handOff: noHandOff, cancels: noCancelBroadcast, close: async () => undefined };
 }

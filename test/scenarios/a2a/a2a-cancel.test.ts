@@ -12,6 +12,7 @@ import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegr
 import { buttonData, createPublishTool } from './a2a-caller-world.js';
 
 const callerKey = 'caller-secret-0123456789abcdefgh';
+const intruderKey = 'intruder-secret-0123456789abcdefg';
 
 const yaml = [
   'approvals:',
@@ -131,6 +132,48 @@ describe('tasks/cancel stops the task’s work', () => {
     expect(scenario.modelRequests()).toHaveLength(1);
     const afterRestart = await (await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey)).getTask({ tenant: '', id: waiting.id });
     expect(afterRestart.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('a task waiting on an approval card, canceled after a restart (its request no longer open here): the card is closed all the same and a press runs nothing', async () => {
+    const publish = createPublishTool();
+    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml, extraTools: [publish.tool] });
+    scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'draft' } }] }, { text: 'published draft' });
+    const waiting = asTask(await (await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey)).sendMessage(textRequest('publish the draft')));
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
+    const approve = buttonData(card, /Approve/);
+
+    // The SDK only marks such a task canceled in the store: the card must be closed by echo-agent all the same.
+    await scenario.restartApp();
+    const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
+    const canceled = await client.cancelTask({ tenant: '', id: waiting.id, metadata: undefined });
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    const edited = await scenario.waitForBotMessage((message) => message.messageId === card.messageId && message.text.includes('Cancelled by caller'), 'the card edited as cancelled');
+    expect(edited.keyboard ?? []).toEqual([]);
+
+    const approver = scenario.client({ userId: 1001 });
+    await approver.sendCallback(approver.makeCallbackQuery(approve, { message: { message_id: card.messageId } }));
+    await waitFor(() => scenario?.proxy.callsOf('answerCallbackQuery').find((call) => String(call.body.text ?? '').includes('Cancelled by caller')), 'the answer to the late press');
+    await scenario.testApp.app.bus.idle();
+    expect(publish.runs).toEqual([]);
+    expect(scenario.modelRequests()).toHaveLength(1);
+    expect((await client.getTask({ tenant: '', id: waiting.id })).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+  });
+
+  it('a cancel from another caller key changes nothing: the task and its card stay as they were', async () => {
+    const publish = createPublishTool();
+    scenario = await startTelegramScenario({ allowFrom: '1001', approvers: '1001', yaml: `${yaml}\n      - { name: intruder, secret: ${intruderKey} }`, extraTools: [publish.tool] });
+    scenario.model.enqueue({ toolCalls: [{ name: 'publish_post', arguments: { title: 'draft' } }] }, { text: 'published draft' });
+    const waiting = asTask(await (await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey)).sendMessage(textRequest('publish the draft')));
+    const card = await scenario.waitForBotMessage((message) => (message.keyboard?.length ?? 0) > 0, 'the approval card');
+    await scenario.restartApp();
+
+    const intruder = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, intruderKey);
+    await expect(intruder.cancelTask({ tenant: '', id: waiting.id, metadata: undefined })).rejects.toThrow();
+    const approver = scenario.client({ userId: 1001 });
+    await approver.sendCallback(approver.makeCallbackQuery(buttonData(card, /Approve/), { message: { message_id: card.messageId } }));
+    await waitFor(() => (publish.runs.length === 1 ? true : undefined), 'the approved call to run');
+    expect(scenario.botMessages().some((message) => message.messageId === card.messageId && message.text.includes('Cancelled'))).toBe(false);
   });
 
   it('a cancel cut short after the approval was closed (before its suspended turn was removed) still never resumes that turn after a restart', async () => {
