@@ -34,6 +34,29 @@ export function createPublishTool() {
   return { tool, runs };
 }
 
+/** A read-only tool that runs until its signal fires (or a minute passes); it counts its starts and the aborts it saw. */
+export function createSlowTool() {
+  const seen = { started: 0, aborted: 0 };
+  const tool = defineTool({
+    name: 'slow_report',
+    description: 'Build a long report.',
+    input: z.object({ topic: z.string() }),
+    risk: 'read_only',
+    timeoutMs: 120_000,
+    execute: (_input, context) =>
+      new Promise((resolve) => {
+        seen.started += 1;
+        const timer = setTimeout(() => resolve({ ok: true, output: 'the report' }), 60_000);
+        context.signal.addEventListener('abort', () => {
+          seen.aborted += 1;
+          clearTimeout(timer);
+          resolve({ ok: false, error: 'stopped' });
+        });
+      }),
+  });
+  return { tool, seen };
+}
+
 /** The callback data of the card's button whose label matches. */
 export function buttonData(card: EmulatedBotMessage, label: RegExp): string {
   const button = card.keyboard?.flat().find((candidate) => label.test(candidate.text));

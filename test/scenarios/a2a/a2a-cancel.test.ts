@@ -1,15 +1,13 @@
 import { TaskState } from '@a2a-js/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { PendingApproval } from '../../../src/approvals/pending-approval.js';
 import type { SuspendedTurn } from '../../../src/approvals/suspended-turn.js';
 import type { TurnFinished } from '../../../src/events/outbox.js';
-import { defineTool } from '../../../src/registry/define-tool.js';
 import { asTask, connectA2aClient, textRequest } from '../../fakes/a2a-test-client.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 import { gatewayOf } from '../../fakes/webhook-client.js';
 import { startTelegramScenario, type TelegramScenario } from '../../fakes/telegram-scenario.js';
-import { buttonData, createPublishTool } from './a2a-caller-world.js';
+import { buttonData, createPublishTool, createSlowTool } from './a2a-caller-world.js';
 
 const callerKey = 'caller-secret-0123456789abcdefgh';
 const intruderKey = 'intruder-secret-0123456789abcdefg';
@@ -23,29 +21,6 @@ const yaml = [
   '    keys:',
   `      - { name: caller, secret: ${callerKey}, tools: { alsoAllow: [publish_post, slow_report] } }`,
 ].join('\n');
-
-/** A read-only tool that runs until its signal fires (or a minute passes); it records what it saw. */
-function createSlowTool() {
-  const seen = { started: false, aborted: false };
-  const tool = defineTool({
-    name: 'slow_report',
-    description: 'Build a long report.',
-    input: z.object({ topic: z.string() }),
-    risk: 'read_only',
-    timeoutMs: 120_000,
-    execute: (_input, context) =>
-      new Promise((resolve) => {
-        seen.started = true;
-        const timer = setTimeout(() => resolve({ ok: true, output: 'the report' }), 60_000);
-        context.signal.addEventListener('abort', () => {
-          seen.aborted = true;
-          clearTimeout(timer);
-          resolve({ ok: false, error: 'stopped' });
-        });
-      }),
-  });
-  return { tool, seen };
-}
 
 /** Turn reports of the A2A sessions, as the core emitted them. */
 function recordTurns(scenario: TelegramScenario): TurnFinished[] {
@@ -71,11 +46,11 @@ describe('tasks/cancel stops the task’s work', () => {
     const client = await connectA2aClient(gatewayOf(scenario.testApp.app).baseUrl, callerKey);
 
     const submitted = asTask(await client.sendMessage(textRequest('build the sales report', { returnImmediately: true })));
-    await waitFor(() => slow.seen.started, 'the tool to start');
+    await waitFor(() => slow.seen.started > 0, 'the tool to start');
     const canceled = await client.cancelTask({ tenant: '', id: submitted.id, metadata: undefined });
     expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
 
-    await waitFor(() => slow.seen.aborted, 'the tool’s abort signal');
+    await waitFor(() => slow.seen.aborted > 0, 'the tool’s abort signal');
     await waitFor(() => turns.some((report) => report.status === 'cancelled'), 'the turn to end cancelled');
     await scenario.testApp.app.bus.idle();
     expect(scenario.modelRequests()).toHaveLength(1);

@@ -5,41 +5,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { TaskState } from '@a2a-js/sdk';
 import { afterAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import type { TurnFinished } from '../../../src/events/outbox.js';
-import { defineTool } from '../../../src/registry/define-tool.js';
 import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
 import { asTask, connectA2aClient, textRequest } from '../../fakes/a2a-test-client.js';
 import { createScriptedModelServer } from '../../fakes/scripted-model-server.js';
 import { startTestApp, type TestApp, waitFor } from '../../fakes/start-test-app.js';
 import { gatewayOf } from '../../fakes/webhook-client.js';
+import { createSlowTool } from '../a2a/a2a-caller-world.js';
 
 const callerKey = 'caller-secret-0123456789abcdefgh';
 const postgresUp = await isPostgresUp();
 if (!postgresUp) console.warn('PostgreSQL is not running on 127.0.0.1:5432: the cluster cancel scenario is skipped.');
-
-/** A read-only tool that runs until its signal fires (or a minute passes), recording what it saw, per instance. */
-function createSlowTool() {
-  const seen = { started: 0, aborted: 0 };
-  const tool = defineTool({
-    name: 'slow_report',
-    description: 'Build a long report.',
-    input: z.object({ topic: z.string() }),
-    risk: 'read_only',
-    timeoutMs: 120_000,
-    execute: (_input, context) =>
-      new Promise((resolve) => {
-        seen.started += 1;
-        const timer = setTimeout(() => resolve({ ok: true, output: 'the report' }), 60_000);
-        context.signal.addEventListener('abort', () => {
-          seen.aborted += 1;
-          clearTimeout(timer);
-          resolve({ ok: false, error: 'stopped' });
-        });
-      }),
-  });
-  return { tool, seen };
-}
 
 describe.skipIf(!postgresUp)('tasks/cancel across instances', () => {
   const cleanups: Array<() => Promise<void>> = [];
