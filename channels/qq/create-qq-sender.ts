@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AccessTokenClient } from './access-token-client.js';
 import { classifySendFailure, type QqSendFailureReason } from './classify-send-failure.js';
+import type { ReplySequence } from './create-shared-reply-sequence.js';
 import { checkReply, qqReplyRules } from './reply-rules.js';
 
 
@@ -33,6 +34,8 @@ export type QqSenderOptions = {
   readonly now?: () => Date;
   /** The docs advise at least 5 s, or a message that went through may be reported as lost. */
   readonly timeoutMs?: number;
+  /** Numbers the replies to a message across instances (cluster mode); absent: counted in this process. */
+  readonly replySequence?: ReplySequence;
 };
 
 const answerSchema = z.object({ id: z.string().optional(), code: z.number().optional(), message: z.string().max(512).optional() }).passthrough();
@@ -95,7 +98,9 @@ export function createQqSender(options: QqSenderOptions): QqSender {
       const check = checkReply({ scene: request.target.scene, sentAt: request.replyTo.sentAt, now: now(), repliesSent: counter.accepted });
       if (!check.ok) return { ok: false, reason: check.reason, retryable: false, message: `Not sent: ${check.reason === 'reply-window-closed' ? 'the message is older than QQ accepts replies to' : 'the message was already answered as often as QQ allows'}.` };
       // Reserved before the call, so concurrent replies to one message never share a msg_seq.
-      const msgSeq = request.msgSeq ?? ++counter.reserved;
+      const reserved = request.msgSeq !== undefined ? { ok: true as const, msgSeq: request.msgSeq } : options.replySequence ? await options.replySequence(request.replyTo.messageId) : { ok: true as const, msgSeq: ++counter.reserved };
+      if (!reserved.ok) return { ok: false, reason: 'unreachable', retryable: true, message: `Not sent: ${reserved.message}.` };
+      const msgSeq = reserved.msgSeq;
       const delivery = await post(request, msgSeq, false);
       if (delivery.ok) counter.accepted += 1;
       else if (delivery.reason === 'reply-limit-reached') counter.accepted = Math.max(counter.accepted, qqReplyRules[request.target.scene].maxReplies);

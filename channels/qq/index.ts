@@ -4,6 +4,7 @@ export * from './classify-send-failure.js';
 export * from './create-passive-replies.js';
 export * from './create-qq-intake.js';
 export * from './create-qq-sender.js';
+export * from './create-shared-reply-sequence.js';
 export * from './derive-signing-key.js';
 export * from './fetch-gateway-url.js';
 export * from './gateway-close-action.js';

@@ -2,6 +2,7 @@ import type { ChannelAdapter } from '../../src/channel/channel-adapter.js';
 import type { WiredChannel } from '../../src/channel/channel-context.js';
 import type { DedupeRow } from '../../src/dedupe/create-dedupe.js';
 import { withChannelStrings } from '../../src/i18n/with-channel-strings.js';
+import type { ReplyCount } from './create-shared-reply-sequence.js';
 import type { QqChannelOptions } from './qq-channel.js';
 import { qqConfig } from './qq-config.js';
 import { qqDoctor } from './qq-doctor.js';
@@ -60,7 +61,7 @@ export function createQqAdapter(overrides: QqAdapterOverrides = {}): ChannelAdap
         seenMessages: context.store.namespace<DedupeRow>('qq-messages'),
         dedupeTtlMs: context.config.storage.dedupeHours * 60 * 60 * 1000,
         timezone: context.config.agent.timezone,
-        ...(context.instance.mode === 'cluster' ? { leadership: context.instance.leadership } : {}),
+        ...(context.instance.mode === 'cluster' ? { leadership: context.instance.leadership, replyCounts: context.store.namespace<ReplyCount>('qq-reply-counts') } : {}),
         ...overrides,
       });
       if (channel.callbackRoute) context.gateway.mount(channel.callbackRoute);

@@ -8,6 +8,7 @@ import { createAccessTokenClient } from './access-token-client.js';
 import { createPassiveReplies } from './create-passive-replies.js';
 import { createQqIntake, type QqDispatch } from './create-qq-intake.js';
 import { createQqSender } from './create-qq-sender.js';
+import { createSharedReplySequence, type ReplyCount } from './create-shared-reply-sequence.js';
 import { deriveSigningKey } from './derive-signing-key.js';
 import { createGatewaySession, type GatewaySession, type GatewaySocket } from './gateway-session.js';
 import { createHeldReplies } from './held-replies.js';
@@ -34,6 +35,8 @@ export type QqChannelOptions = {
   readonly dedupeTtlMs: number;
   /** Cluster mode, websocket: only the instance holding the bot's gateway connection connects; any instance sends. */
   readonly leadership?: LeadershipPort;
+  /** Cluster mode: replies to a message numbered in the shared store (`qq-reply-counts`), since any instance sends. */
+  readonly replyCounts?: KeyValueNamespace<ReplyCount>;
   /** IANA zone times on cards are shown in. */
   readonly timezone?: string;
   readonly now?: () => Date;
@@ -53,7 +56,8 @@ export function createQqChannel(options: QqChannelOptions): QqChannel {
   const appId = settings.appId ?? '';
   const fetchOption = options.fetch ? { fetch: options.fetch } : {};
   const tokens = createAccessTokenClient({ appId, clientSecret: settings.appSecret ?? '', tokenRoot: tokenRootOf(settings), now, ...fetchOption });
-  const sender = createQqSender({ apiRoot: settings.apiRoot, tokens, now, ...fetchOption });
+  const replySequence = options.replyCounts === undefined ? undefined : createSharedReplySequence({ counts: options.replyCounts, appId });
+  const sender = createQqSender({ apiRoot: settings.apiRoot, tokens, now, ...fetchOption, ...(replySequence === undefined ? {} : { replySequence }) });
   const anchors = createReplyAnchors();
   const replies = createPassiveReplies({ sender, anchors, held: createHeldReplies(), messages: options.messages, messageChars: settings.limits.messageChars, now });
   const dedupe = createDedupe({ store: options.seenMessages, keyPrefix: appId, ttlMs: options.dedupeTtlMs, memoryLimit: 5000 });
