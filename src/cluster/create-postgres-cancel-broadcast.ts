@@ -48,7 +48,8 @@ export function createPostgresCancelBroadcast(options: { readonly url: string; r
 
   const connect = (): Promise<pg.Client | undefined> => {
     connecting ??= (async () => {
-      const next = new pg.Client({ connectionString: options.url, keepAlive: true });
+      // A server that does not answer must not hold a start or a stop: the connection attempt gives up after 5 s.
+      const next = new pg.Client({ connectionString: options.url, keepAlive: true, connectionTimeoutMillis: 5000 });
       next.on('error', (error) => {
         logger.warn({ err: error }, 'the cancel listener lost its connection; connecting again');
         if (client === next) client = undefined;
@@ -96,8 +97,9 @@ export function createPostgresCancelBroadcast(options: { readonly url: string; r
       void connect();
     },
     async close() {
+      // A connection still being made ends itself when it is done (it sees `closed`).
       closed = true;
-      const connection = client ?? (await connecting);
+      const connection = client;
       client = undefined;
       await connection?.end().catch(() => undefined);
     },
