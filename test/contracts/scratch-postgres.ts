@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
 import { isPortOpen } from '../fakes/is-port-open.js';
 
 /** The PostgreSQL this machine kind runs (trust auth, user postgres); override with ECHO_TEST_POSTGRES_URL. */
@@ -26,4 +27,25 @@ export async function createScratchDatabase(): Promise<{ readonly url: string; d
       await dropper.end();
     },
   };
+}
+
+/** A test file's scratch database: made before its tests, dropped after them; none (and `url()` empty) when PostgreSQL is down. */
+export type FileScratchDatabase = {
+  readonly up: boolean;
+  /** Why the file's PostgreSQL suites skip, when they do. */
+  readonly skipReason: string | undefined;
+  url(): string;
+};
+
+/** Registers, at the top of a test file, the scratch database its tests share (see FileScratchDatabase). */
+export async function useScratchDatabase(): Promise<FileScratchDatabase> {
+  const up = await isPostgresUp();
+  let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+  beforeAll(async () => {
+    if (up) database = await createScratchDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+  return { up, skipReason: up ? undefined : 'PostgreSQL is not running on 127.0.0.1:5432', url: () => database?.url ?? '' };
 }

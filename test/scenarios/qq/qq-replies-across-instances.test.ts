@@ -1,24 +1,18 @@
 // Cluster mode: any instance sends QQ replies (a card from one, the answer after the press from another). QQ drops a
 // second reply with the same msg_id + msg_seq as a duplicate, so the replies to a message are numbered in the shared
 // store: two instances (two senders, two PostgreSQL pools) replying to one message both get through.
-import { afterAll, beforeAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createAccessTokenClient } from '../../../channels/qq/access-token-client.js';
 import { createQqSender } from '../../../channels/qq/create-qq-sender.js';
 import { createSharedReplySequence, type ReplyCount } from '../../../channels/qq/create-shared-reply-sequence.js';
 import { createStore, type Store } from '../../../src/store/index.js';
-import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
 import { type QqBotApiEmulator, startQqBotApiEmulator } from '../../fakes/qq/qq-bot-api-emulator.js';
 
-const up = await isPostgresUp();
-let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
+const scratch = await useScratchDatabase();
+const up = scratch.up;
 let emulator: QqBotApiEmulator;
 const stores: Store[] = [];
-beforeAll(async () => {
-  if (up) database = await createScratchDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
 beforeEach(async () => {
   emulator = await startQqBotApiEmulator();
 });
@@ -28,7 +22,7 @@ afterEach(async () => {
 });
 
 async function instanceSender() {
-  const store = await createStore({ url: database?.url ?? '', dataDir: '.' });
+  const store = await createStore({ url: scratch.url(), dataDir: '.' });
   stores.push(store);
   const tokens = createAccessTokenClient({ appId: emulator.appId, clientSecret: emulator.secret, tokenRoot: emulator.apiRoot, now: () => emulator.now() });
   const replySequence = createSharedReplySequence({ counts: store.namespace<ReplyCount>('qq-reply-counts'), appId: emulator.appId });

@@ -2,26 +2,20 @@
 // its own, and a notification on the channel that is not one of ours (anyone who can connect may NOTIFY) is dropped
 // without stopping the listener.
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresCancelBroadcast } from '../../../src/cluster/create-postgres-cancel-broadcast.js';
 import type { BroadcastCancel } from '../../../src/events/cancel-broadcast.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
-import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 
-const up = await isPostgresUp();
-let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-beforeAll(async () => {
-  if (up) database = await createScratchDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const scratch = await useScratchDatabase();
+const up = scratch.up;
 
 describe.skipIf(!up)(`cancels between instances${up ? '' : ' (skipped: PostgreSQL is not running on 127.0.0.1:5432)'}`, () => {
   it('reaches every other instance once, not the sender, and survives payloads that are not ours', async () => {
     const logger = await createLogger({ level: 'silent', pretty: false });
-    const url = database?.url ?? '';
+    const url = scratch.url();
     const instances = [0, 1, 2].map(() => createPostgresCancelBroadcast({ url, logger }));
     const heard: BroadcastCancel[][] = instances.map(() => []);
     for (const [index, instance] of instances.entries()) instance.subscribe((cancel) => void heard[index]?.push(cancel));

@@ -2,29 +2,23 @@
 // the job out again) counts the interrupted starts. A turn that fails every time is run twice and then parked,
 // not run a third time; a job that only failed once runs again as usual. (A dead instance's job comes back the
 // same way, through its lapsed heartbeat: heartbeat-takeover.slow.test.ts.)
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openCluster } from '../../../src/cluster/open-cluster.js';
 import type { InboundEvent } from '../../../src/events/inbound-event.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
 import { messageIn } from '../../contracts/bus-contract.js';
-import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 
-const up = await isPostgresUp();
-let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-beforeAll(async () => {
-  if (up) database = await createScratchDatabase();
-}, 60_000);
-afterAll(async () => {
-  await database?.drop();
-});
+const scratch = await useScratchDatabase();
+const up = scratch.up;
 
 describe.skipIf(!up)(`cluster mode parks a job interrupted twice${up ? '' : ' (skipped: PostgreSQL is not running on 127.0.0.1:5432)'}`, () => {
   it('runs a failing turn twice, parks it on the third start, and runs a turn that failed once again', async () => {
     const logger = await createLogger({ level: 'silent', pretty: false });
     const parked: { id: string; attempts: number; redelivered?: boolean }[] = [];
     const cluster = await openCluster({
-      url: database?.url ?? '',
+      url: scratch.url(),
       maxConcurrentTurns: 4,
       heartbeatSeconds: 10,
       leaderCheckSeconds: 3,

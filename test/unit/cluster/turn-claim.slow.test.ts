@@ -2,28 +2,22 @@
 // supervisor does when heartbeats stop) learns it has lost the claim before it sends or writes, while the
 // worker that runs the job again holds it.
 import { PgBoss } from 'pg-boss';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { isClaimHeld } from '../../../src/cluster/turn-claim.js';
 import { clusterSchema, openCluster } from '../../../src/cluster/open-cluster.js';
 import type { InboundEvent } from '../../../src/events/inbound-event.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
 import { messageIn } from '../../contracts/bus-contract.js';
-import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
 import { waitFor } from '../../fakes/start-test-app.js';
 
-const up = await isPostgresUp();
-let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-beforeAll(async () => {
-  if (up) database = await createScratchDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
+const scratch = await useScratchDatabase();
+const up = scratch.up;
 
 describe.skipIf(!up)(`the turn claim${up ? '' : ' (skipped: PostgreSQL is not running on 127.0.0.1:5432)'}`, () => {
   it('tells a stale worker it lost its job, and the worker that took it over that it holds it', async () => {
     const logger = await createLogger({ level: 'silent', pretty: false });
-    const url = database?.url ?? '';
+    const url = scratch.url();
     const cluster = await openCluster({ url, maxConcurrentTurns: 4, heartbeatSeconds: 10, leaderCheckSeconds: 1, turnTimeoutMs: 60_000, logger, retry: { limit: 1, delaySeconds: 0 } });
     const outside = new PgBoss({ connectionString: url, schema: clusterSchema, supervise: false, migrate: false });
     await outside.start();

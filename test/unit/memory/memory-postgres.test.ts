@@ -1,7 +1,7 @@
 // Memory in cluster mode: two instances (two pools) over one real PostgreSQL database share the facts, their vectors
 // and the link codes: what one instance records the other recalls (keywords and vectors), concurrent writes to one
 // scope lose nothing, and a link code is redeemed once across both.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { EmbeddingsClient } from '../../../src/memory/create-embeddings-client.js';
 import { createFactStore, type FactList, type NewFact } from '../../../src/memory/create-fact-store.js';
 import { createFactVectors, type ScopeVectors } from '../../../src/memory/create-fact-vectors.js';
@@ -10,18 +10,12 @@ import { createLinkCodes, type StoredLinkCode } from '../../../src/memory/create
 import { recallFacts } from '../../../src/memory/recall-facts.js';
 import { createStore } from '../../../src/store/index.js';
 import type { Store } from '../../../src/store/key-value-namespace.js';
-import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
 import { deterministicEmbedding } from '../../fakes/scripted-model-server.js';
 
-const up = await isPostgresUp();
+const scratch = await useScratchDatabase();
+const up = scratch.up;
 const skip = up ? undefined : 'PostgreSQL is not running on 127.0.0.1:5432';
-let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-beforeAll(async () => {
-  if (up) database = await createScratchDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
 
 const embeddings: EmbeddingsClient = { model: 'embed-test', embed: async (texts) => ({ ok: true, vectors: texts.map((text) => deterministicEmbedding(text.replace(/puppy/g, 'dog'))) }) };
 const now = () => new Date('2026-12-02T09:00:00Z');
@@ -43,8 +37,8 @@ const fact = (statement: string, subject: string, messageId: string): NewFact =>
 
 describe.skipIf(!up)(`memory over PostgreSQL, two instances${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('facts and vectors written by one instance are recalled by the other; concurrent writes to one scope all stay', async () => {
-    const first = await createStore({ url: database?.url ?? '', dataDir: '.' });
-    const second = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const first = await createStore({ url: scratch.url(), dataDir: '.' });
+    const second = await createStore({ url: scratch.url(), dataDir: '.' });
     try {
       const a = instance(first);
       const b = instance(second);
@@ -62,8 +56,8 @@ describe.skipIf(!up)(`memory over PostgreSQL, two instances${skip ? ` (skipped: 
   });
 
   it('a link code issued on one instance is redeemed once, whichever instances try at the same time', async () => {
-    const first = await createStore({ url: database?.url ?? '', dataDir: '.' });
-    const second = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const first = await createStore({ url: scratch.url(), dataDir: '.' });
+    const second = await createStore({ url: scratch.url(), dataDir: '.' });
     try {
       const a = instance(first);
       const b = instance(second);

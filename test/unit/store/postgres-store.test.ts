@@ -1,24 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createStore } from '../../../src/store/index.js';
-import { createScratchDatabase, isPostgresUp } from '../../contracts/scratch-postgres.js';
+import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
 import { describeStoreContract } from '../../contracts/store-contract.js';
 
-const up = await isPostgresUp();
+const scratch = await useScratchDatabase();
+const up = scratch.up;
 const skip = up ? undefined : 'PostgreSQL is not running on 127.0.0.1:5432';
-let database: Awaited<ReturnType<typeof createScratchDatabase>> | undefined;
-beforeAll(async () => {
-  if (up) database = await createScratchDatabase();
-});
-afterAll(async () => {
-  await database?.drop();
-});
 
-describeStoreContract('postgres', () => createStore({ url: database?.url ?? '', dataDir: '.' }), { skip });
+describeStoreContract('postgres', () => createStore({ url: scratch.url(), dataDir: '.' }), { skip });
 
 describe.skipIf(!up)(`postgres store${skip ? ` (skipped: ${skip})` : ''}`, () => {
   it('decides a compare-and-set exactly once between two processes (two pools), also for a key that does not exist yet', async () => {
-    const first = await createStore({ url: database?.url ?? '', dataDir: '.' });
-    const second = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const first = await createStore({ url: scratch.url(), dataDir: '.' });
+    const second = await createStore({ url: scratch.url(), dataDir: '.' });
     const winners: string[] = [];
     const claim = (store: typeof first, who: string) =>
       store.namespace<string>('claims').update('leader', (current) => {
@@ -37,7 +31,7 @@ describe.skipIf(!up)(`postgres store${skip ? ` (skipped: ${skip})` : ''}`, () =>
   });
 
   it('updates keys and values holding quotes, backslashes, dollar quotes, semicolons and any Unicode as they are', async () => {
-    const store = await createStore({ url: database?.url ?? '', dataDir: '.' });
+    const store = await createStore({ url: scratch.url(), dataDir: '.' });
     const awkward = `it's a \\ back'slash; $$ $tag$ "quoted" \n 你好 🙂 E'x' --comment`;
     const namespace = store.namespace<{ readonly text: string; readonly count: number }>(`odd'name;${awkward}`);
     await namespace.update(awkward, () => ({ text: awkward, count: 1 }));
