@@ -56,6 +56,9 @@ export function createQqSender(options: QqSenderOptions): QqSender {
     return counter;
   };
 
+  // The shared count where instances share the replies (cluster mode), else this process's own.
+  const reserveSeq = (messageId: string, counter: { reserved: number }) => options.replySequence?.(messageId) ?? { ok: true as const, msgSeq: ++counter.reserved };
+
   const post = async (request: QqSendRequest, msgSeq: number | undefined, retried: boolean): Promise<QqDelivery> => {
     const token = await options.tokens.get();
     if (!token.ok) return { ok: false, reason: token.code === 'credentials-refused' ? 'token-refused' : 'unreachable', retryable: token.code !== 'credentials-refused', message: token.message };
@@ -98,7 +101,7 @@ export function createQqSender(options: QqSenderOptions): QqSender {
       const check = checkReply({ scene: request.target.scene, sentAt: request.replyTo.sentAt, now: now(), repliesSent: counter.accepted });
       if (!check.ok) return { ok: false, reason: check.reason, retryable: false, message: `Not sent: ${check.reason === 'reply-window-closed' ? 'the message is older than QQ accepts replies to' : 'the message was already answered as often as QQ allows'}.` };
       // Reserved before the call, so concurrent replies to one message never share a msg_seq.
-      const reserved = request.msgSeq !== undefined ? { ok: true as const, msgSeq: request.msgSeq } : options.replySequence ? await options.replySequence(request.replyTo.messageId) : { ok: true as const, msgSeq: ++counter.reserved };
+      const reserved = request.msgSeq !== undefined ? { ok: true as const, msgSeq: request.msgSeq } : await reserveSeq(request.replyTo.messageId, counter);
       if (!reserved.ok) return { ok: false, reason: 'unreachable', retryable: true, message: `Not sent: ${reserved.message}.` };
       const msgSeq = reserved.msgSeq;
       const delivery = await post(request, msgSeq, false);
