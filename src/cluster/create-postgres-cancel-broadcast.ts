@@ -46,6 +46,11 @@ export function createPostgresCancelBroadcast(options: { readonly url: string; r
     for (const handler of handlers) handler(cancel);
   };
 
+  const retryLater = () => {
+    connecting = undefined;
+    if (!closed) setTimeout(() => void connect(), options.retryEveryMs ?? 2000).unref();
+  };
+
   const connect = (): Promise<pg.Client | undefined> => {
     connecting ??= (async () => {
       // A server that does not answer must not hold a start or a stop: the connection attempt gives up after 5 s.
@@ -53,8 +58,7 @@ export function createPostgresCancelBroadcast(options: { readonly url: string; r
       next.on('error', (error) => {
         logger.warn({ err: error }, 'the cancel listener lost its connection; connecting again');
         if (client === next) client = undefined;
-        connecting = undefined;
-        if (!closed) setTimeout(() => void connect(), options.retryEveryMs ?? 2000).unref();
+        retryLater();
       });
       next.on('notification', (message) => {
         if (message.channel === cancelChannel) receive(message.payload);
@@ -65,8 +69,7 @@ export function createPostgresCancelBroadcast(options: { readonly url: string; r
       } catch (error) {
         logger.warn({ err: error }, 'no cancel listener; cancels from other instances do not reach this one until it connects');
         await next.end().catch(() => undefined);
-        connecting = undefined;
-        if (!closed) setTimeout(() => void connect(), options.retryEveryMs ?? 2000).unref();
+        retryLater();
         return undefined;
       }
       if (closed) {
