@@ -55,16 +55,14 @@ export function createA2aServerChannel(options: A2aServerChannelOptions): A2aSer
   let state: ChannelStatus = { state: 'stopped' };
   let stopListening: (() => void) | undefined;
   const stopTaskWork = createStopTaskWork({ channel: options.name, turnControl: options.turnControl, logger: options.logger });
-  const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger,
-    stopTaskWork,
-    storedTask: async (taskId) => {
-      const found = await tasks.read(taskId);
-      return found === undefined ? undefined : { owner: found.owner, contextId: found.task.contextId };
-    },
-  });
+  const storedTask = async (taskId: string) => {
+    const found = await tasks.read(taskId);
+    return found === undefined ? undefined : { owner: found.owner, contextId: found.task.contextId };
+  };
+  const executor = createA2aExecutor({ channel: options.name, turns, strings: options.strings, emit: () => emit, now, logger: options.logger, stopTaskWork, storedTask });
   // The handler's own card names no URL it would be asked on; the card route builds the served one per request.
   const card: AgentCard = buildAgentCard(options.settings, options.settings.publicUrl ?? 'http://localhost', options.version);
-  const requestHandler = createRequestHandler({ card, tasks, executor, buses, stopTaskWork, ownerOf: async (taskId) => (await tasks.read(taskId))?.owner });
+  const requestHandler = createRequestHandler({ card, tasks, executor, buses, stopTaskWork, storedTask });
   const routes: HttpRoute[] = [
     createAgentCardRoute({ settings: options.settings, version: options.version }),
     createRpcRoute({ keys: options.settings.keys, requestHandler, rateLimiter: createRateLimiter(), bodyLimitBytes: options.settings.bodyLimitBytes, logger: options.logger }),

@@ -8,7 +8,8 @@ export type RequestHandlerOptions = {
   readonly tasks: TaskStore;
   readonly executor: AgentExecutor;
   readonly buses: ExecutionEventBusManager;
-  readonly ownerOf: (taskId: string) => Promise<string | undefined>;
+  /** The stored task's owner (and context), as the executor reads it for a cancel. */
+  readonly storedTask: (taskId: string) => Promise<{ readonly owner: string } | undefined>;
   readonly stopTaskWork: StopTaskWork;
 };
 
@@ -25,7 +26,7 @@ export function createRequestHandler(options: RequestHandlerOptions): DefaultReq
   handler.cancelTask = async (params, context) => {
     const openHere = options.buses.getByTaskId(params.id, context) !== undefined;
     const canceled = await cancelTask(params, context);
-    const owner = openHere ? undefined : await options.ownerOf(params.id);
+    const owner = openHere ? undefined : (await options.storedTask(params.id))?.owner;
     if (owner !== undefined) await options.stopTaskWork({ taskId: params.id, owner });
     return canceled;
   };
