@@ -1,3 +1,4 @@
+import { applyHeapGrowth } from '../app/apply-heap-growth.js';
 import { createApp } from '../app/create-app.js';
 import type { ParsedArguments } from '../app/parse-arguments.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
@@ -7,6 +8,7 @@ import { startUpFailure } from './start-up-failure.js';
 export async function runChat(argumentsParsed: ParsedArguments): Promise<number> {
   const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile, quiet: true });
   if (!loaded.ok) return 2;
+  applyHeapGrowth(loaded.config.runtime.heapGrowthPercent);
   const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'chat', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } }).catch(startUpFailure);
   if (!created.ok) {
     process.stderr.write(`echo-agent cannot start: ${created.error}\n`);

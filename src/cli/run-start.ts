@@ -1,3 +1,4 @@
+import { applyHeapGrowth } from '../app/apply-heap-growth.js';
 import { builtinChannels } from '../app/builtin-channels.js';
 import { createApp } from '../app/create-app.js';
 import { loadRuntimeConfig } from './load-runtime-config.js';
@@ -9,6 +10,7 @@ import type { ParsedArguments } from '../app/parse-arguments.js';
 export async function runStart(argumentsParsed: ParsedArguments): Promise<number> {
   const loaded = await loadRuntimeConfig({ configFile: argumentsParsed.configFile });
   if (!loaded.ok) return 2;
+  applyHeapGrowth(loaded.config.runtime.heapGrowthPercent);
   const created = await createApp({ config: loaded.config, logger: loaded.logger, mode: 'server', sandboxSources: { root: loaded.root, loadedFiles: loaded.loadedFiles } }).catch(startUpFailure);
   if (!created.ok) {
     process.stderr.write(`echo-agent cannot start: ${created.error}\n`);

@@ -9,6 +9,7 @@ import { toolSelectionSchema } from './tool-selection-schema.js';
 import { a2aSchema } from './a2a-schema.js';
 import { tracingSchema } from './tracing-schema.js';
 import { consoleSchema } from './console-schema.js';
+import { runtimeSchema } from './runtime-schema.js';
 
 export { toolSelectionSchema } from './tool-selection-schema.js';
 
@@ -258,6 +259,7 @@ export const coreConfigSchema = z.strictObject({
     .prefault({})
     .describe('Several instances on one PostgreSQL (storage.url postgres://...): every setting has a default.'),
   media: mediaSchema.prefault({}).describe('Photos, voice notes and files people send, and files the agent sends.'),
+  runtime: runtimeSchema,
   log: z.strictObject({ level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info') }).prefault({}),
   bus: z
     .strictObject({

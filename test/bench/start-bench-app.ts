@@ -34,6 +34,7 @@ export async function startBenchApp(options: { readonly model: ModelPort; readon
     environment: { ECHO_DATA_DIR: dataDir, ECHO_LOG_LEVEL: 'silent', OPENAI_API_KEY: 'bench-key', GATEWAY_PORT: '0', WEBHOOK_PORT: '0', WECHAT_ENABLED: 'false' },
   });
   if (!loaded.ok) throw new Error(`bench config invalid: ${loaded.errors.join('; ')}`);
+  await applyProcessSettingsOfThisTree(loaded.config);
   const logger = await createLogger({ level: loaded.config.log.level, pretty: false });
   const created = await createApp({ config: loaded.config, logger, mode: 'server', model: options.model, extraTools: options.extraTools });
   if (!created.ok) throw new Error(`bench app did not start: ${created.error}`);
@@ -59,4 +60,19 @@ async function channelSectionsOfThisTree(): Promise<Parameters<typeof loadConfig
   } catch {
     return [];
   }
+}
+
+/**
+ * What the tree's `start` does to the process before it builds the app (`runtime.heapGrowthPercent`), where the tree
+ * has it: the in-process figures then are those of the process a user runs. Trees from before it have no such step.
+ */
+async function applyProcessSettingsOfThisTree(config: Record<string, unknown>): Promise<void> {
+  let applyHeapGrowth: ((percent: number) => void) | undefined;
+  try {
+    ({ applyHeapGrowth } = await import('../../src/app/apply-heap-growth.js'));
+  } catch {
+    return;
+  }
+  const runtime = config.runtime as { readonly heapGrowthPercent?: unknown } | undefined;
+  if (typeof runtime?.heapGrowthPercent === 'number') applyHeapGrowth(runtime.heapGrowthPercent);
 }
