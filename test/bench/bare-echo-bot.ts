@@ -1,5 +1,5 @@
 // The floors of the Telegram benchmark: a bare telegraf bot, polled the same way as echo-agent's channel
-// polls the emulator (getUpdates answers at once there, so a short sleep on empty answers), handling each
+// polls the emulator (a 25 s long poll; where the emulator answers at once, a short sleep on empty answers), handling each
 // batch like telegraf's own polling loop (all updates of a batch at once). Without BENCH_MODEL_URL it only
 // echoes (the old floor); with it, each message makes the same single chat-completion request to the same
 // scripted model echo-agent talks to, and the answer is the reply (the floor that calls the model). The
@@ -13,6 +13,8 @@ import { Telegraf } from 'telegraf';
 const token = process.env.BENCH_TELEGRAM_TOKEN ?? '';
 const apiRoot = process.env.BENCH_TELEGRAM_API_ROOT ?? '';
 const idleSleepMs = Number(process.env.BENCH_IDLE_SLEEP_MS ?? 100);
+// echo-agent's getUpdates timeout: an emulator that long-polls holds the poll until a message arrives.
+const longPollSeconds = 25;
 const modelUrl = process.env.BENCH_MODEL_URL;
 const requestFile = process.env.BENCH_MODEL_REQUEST_FILE;
 type ChatRequest = { readonly model: string; readonly messages: readonly { readonly role: string; readonly content: unknown }[]; readonly [field: string]: unknown };
@@ -35,16 +37,15 @@ bot.on('message', async (context) => {
   await context.reply(modelUrl === undefined ? `echo: ${text}` : await askModel(modelUrl, text));
 });
 
-let stopping = false;
-process.on('SIGTERM', () => {
-  stopping = true;
-});
+// Nothing to finish: a stop need not wait for a long poll the emulator holds.
+process.on('SIGTERM', () => process.exit(0));
 
 bot.botInfo = await bot.telegram.getMe();
 let offset = 0;
 let polledYet = false;
-while (!stopping) {
-  const polled = bot.telegram.getUpdates(0, 100, offset, ['message']);
+for (;;) {
+  const started = Date.now();
+  const polled = bot.telegram.getUpdates(longPollSeconds, 100, offset, ['message']);
   // The ready line goes out with the first getUpdates: the start-up floor is spawn to first poll.
   if (!polledYet) {
     polledYet = true;
@@ -52,7 +53,8 @@ while (!stopping) {
   }
   const updates = await polled;
   if (updates.length === 0) {
-    await new Promise((resolve) => setTimeout(resolve, idleSleepMs));
+    // As echo-agent's loop: a sleep only after an empty answer that came at once (an emulator without long polling).
+    if (Date.now() - started < 1000) await new Promise((resolve) => setTimeout(resolve, idleSleepMs));
     continue;
   }
   offset = (updates.at(-1)?.update_id ?? offset) + 1;

@@ -61,7 +61,8 @@ type RunResult = { readonly main: PhaseResult; readonly concurrent: PhaseResult;
  * tree; a tree whose bot failed is that failure (the first tree's failure fails the whole benchmark).
  */
 export async function runTelegramBench(options: TelegramBenchOptions & { readonly trees: readonly BenchTree[] }): Promise<PromiseSettledResult<TelegramFigures>[]> {
-  const emulator = await startTelegramEmulator();
+  // Long polling, as the Bot API: a message reaches a bot when it is sent, wherever the bot's poll cycle was.
+  const emulator = await startTelegramEmulator({ longPolling: true });
   const model = await createScriptedModelServer();
   const requestDir = mkdtempSync(join(tmpdir(), 'echo-bench-floor-'));
   const bots: Bot[] = [];

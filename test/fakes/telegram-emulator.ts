@@ -1,5 +1,6 @@
 import { createServer } from 'node:net';
 import { TelegramServer } from 'telegram-test-api/lib/telegramServer.js';
+import { holdLongPolls } from './hold-long-polls.js';
 
 /** A bot message as the emulator stores it: the payload the bot sent, with later edits merged in. */
 export type EmulatedBotMessage = {
@@ -39,11 +40,16 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
-/** Starts the emulator. */
-export async function startTelegramEmulator(): Promise<TelegramEmulator> {
+/**
+ * Starts the emulator. With `longPolling`, a `getUpdates` with a `timeout` waits for an update as the Bot API does
+ * (test/fakes/hold-long-polls.ts); without it, as telegram-test-api does, it answers at once, and a bot sleeps
+ * between empty polls.
+ */
+export async function startTelegramEmulator(options: { readonly longPolling?: boolean } = {}): Promise<TelegramEmulator> {
   const port = await findFreePort();
   const server = new TelegramServer({ port, host: '127.0.0.1', storeTimeout: 600 });
   await server.start();
+  const longPolls = options.longPolling === true ? holdLongPolls(server) : undefined;
   return {
     server,
     apiRoot: server.config.apiURL,
@@ -67,6 +73,7 @@ export async function startTelegramEmulator(): Promise<TelegramEmulator> {
       return server.getClient(token, { userId, chatId: userId, type: 'private', userName: `user${userId}`, firstName: `User ${userId}` });
     },
     stop: async () => {
+      longPolls?.release();
       await server.stop();
     },
   };
