@@ -41,6 +41,7 @@ export async function createStore(options: StoreOptions): Promise<Store> {
   const batched = backend.writeBatch ? createBatcher(backend.writeBatch) : undefined;
   const batchedRead = backend.readBatch ? createBatcher(backend.readBatch) : undefined;
   const batchedAdd = backend.addBatch ? createBatcher(backend.addBatch) : undefined;
+  const batchedInsertIfAbsent = backend.insertIfAbsentBatch ? createBatcher(backend.insertIfAbsentBatch) : undefined;
 
   /** A live row: its value and expiry, or undefined when it is missing or expired (the purge deletes those). */
   async function read<Value>(key: string): Promise<{ readonly value: Value; readonly expires?: number } | undefined> {
@@ -86,6 +87,11 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       delete: (key) =>
         batched ? guard.start<boolean>(`deleting from ${name}`, (resolve, reject) => batched.enqueue({ kind: 'delete', key: prefix + key }, resolve, reject)) : guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       setIfAbsent(key, value, ttlMs) {
+        // Under the key's lock either way: an update's read and write of the key must not straddle it.
+        if (batchedInsertIfAbsent)
+          return withLock(prefix + key, () =>
+            guard.start<boolean>(`saving ${name}`, (resolve, reject) => batchedInsertIfAbsent.enqueue({ key: prefix + key, serialized: serialize(value, ttlMs) }, resolve, reject)),
+          );
         return withLock(prefix + key, () =>
           guard.run(`saving ${name}`, async () => {
             if ((await read<Value>(prefix + key)) !== undefined) return false;

@@ -1,13 +1,17 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import KeyvSqlite from '@keyv/sqlite';
 import { Keyv } from 'keyv';
 import { EchoError } from '../errors/echo-error.js';
 import { type Amounts, addAmounts } from './add-amounts.js';
 import { type BatchWriter, collapseWrites } from './collapse-writes.js';
+import { createSqliteKeyvStore } from './create-sqlite-keyv-store.js';
+import { openSqliteConnection } from './open-sqlite-connection.js';
 
 /** One `add` to a record of numbers: the amounts, and its new expiry (ms since the epoch; undefined keeps the one it had). */
 export type AddOperation = { readonly key: string; readonly amounts: Amounts; readonly expires: number | undefined };
+
+/** One row to write only if its key has no live row: the value already serialized for the backend. */
+export type InsertIfAbsent = { readonly key: string; readonly serialized: string };
 
 /** A raw stored row: keyv keeps the value beside its expiry. */
 export type StoredRow = { readonly key: string; readonly value: unknown; readonly expires?: number };
@@ -27,6 +31,11 @@ export type KeyvBackend = {
   readonly writeBatch?: BatchWriter;
   /** Reads a batch of keys in one statement, where the backend can (SQLite); expired rows included. */
   readonly readBatch?: (keys: readonly string[]) => Promise<readonly (StoredRow | undefined)[]>;
+  /**
+   * Writes each row only where its key has no live row, in one statement without reading first, where the backend can
+   * (SQLite); resolves to, per row, whether it was written. Of two rows for one key in a batch, the first decides.
+   */
+  readonly insertIfAbsentBatch?: (rows: readonly InsertIfAbsent[]) => Promise<readonly boolean[]>;
   /** Adds a batch of amounts in one statement without reading first, where the backend can (SQLite); resolves to each record's value afterwards. */
   readonly addBatch?: (operations: readonly AddOperation[]) => Promise<readonly unknown[]>;
 };
@@ -44,10 +53,15 @@ ON CONFLICT(key) DO UPDATE SET value = CASE
 END
 RETURNING key, value`;
 
+/** Inserts the rows (`[key, serialized]`) whose key has no row, or only an expired one; returns the keys it wrote. */
+const insertIfAbsentSql = `INSERT INTO keyv (key, value) SELECT row.value ->> 0, row.value ->> 1 FROM json_each(?) AS row WHERE true
+ON CONFLICT(key) DO UPDATE SET value = excluded.value WHERE keyv.value ->> '$.expires' IS NOT NULL AND keyv.value ->> '$.expires' <= ?
+RETURNING key`;
+
 /** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
 const plainJson = { serialize: JSON.stringify, deserialize: JSON.parse } as const;
 
-type Query = (sql: string, parameters?: unknown) => Promise<unknown>;
+type Query = (sql: string, parameters?: readonly unknown[]) => Promise<unknown>;
 
 /** Opens keyv over the backend the url names: a SQLite file (default), Redis, or memory. */
 export async function openKeyvBackend(input: { readonly url: string; readonly dataDir: string }): Promise<KeyvBackend> {
@@ -63,13 +77,9 @@ export async function openKeyvBackend(input: { readonly url: string; readonly da
 }
 
 async function openSqlite(file: string): Promise<KeyvBackend> {
-  const adapter = new KeyvSqlite({ uri: `sqlite://${file}`, busyTimeout: 10_000 });
-  const query = adapter.query.bind(adapter) as Query;
-  // WAL lets reads run beside a write; synchronous=NORMAL syncs at checkpoints, not on every commit.
-  // A crashed process loses nothing; a power cut may lose the last moments of writes, never corrupt the file.
-  await query('PRAGMA journal_mode = WAL');
-  await query('PRAGMA synchronous = NORMAL');
-  const keyv = new Keyv({ store: adapter, useKeyPrefix: false, throwOnErrors: true, ...plainJson });
+  const connection = await openSqliteConnection(file, { busyTimeoutMs: 10_000 });
+  const query: Query = (sql, parameters) => connection.query(sql, parameters);
+  const keyv = new Keyv({ store: createSqliteKeyvStore(connection), useKeyPrefix: false, throwOnErrors: true, ...plainJson });
   return {
     keyv,
     description: `sqlite ${file}`,
@@ -101,6 +111,13 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
       const stored = (await query(addSql, [JSON.stringify(rows), Date.now()])) as { key: string; value: string }[];
       const found = new Map(stored.map((row) => [row.key, parseRow(row.key, row.value).value]));
       return operations.map((operation) => found.get(operation.key));
+    },
+    async insertIfAbsentBatch(rows) {
+      const firsts = new Map<string, number>();
+      for (const [index, row] of rows.entries()) if (!firsts.has(row.key)) firsts.set(row.key, index);
+      const written = (await query(insertIfAbsentSql, [JSON.stringify([...firsts.keys()].map((key) => [key, rows[firsts.get(key) as number]?.serialized])), Date.now()])) as { key: string }[];
+      const writtenKeys = new Set(written.map((row) => row.key));
+      return rows.map((row, index) => firsts.get(row.key) === index && writtenKeys.has(row.key));
     },
     async writeBatch(operations) {
       const { last, isLast } = collapseWrites(operations);
