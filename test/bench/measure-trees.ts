@@ -214,7 +214,10 @@ export async function measureTrees(options: MeasureOptions): Promise<{ readonly 
           sequentialMedianMs: round(result.sequentialMedianMs, 1),
           concurrent50MessagesPerSecond: round(result.concurrent50MessagesPerSecond, 1),
         };
+        sheet.details['telegram.cpuMsPerMessage'] = result.cpuMsPerMessage === null ? null : round(result.cpuMsPerMessage, 2);
         if (!tree.isThisTree) return;
+        sheet.details['telegram.bareCpuMsPerMessage'] = result.bareCpuMsPerMessage === null ? null : round(result.bareCpuMsPerMessage, 2);
+        sheet.details['telegram.modelFloorCpuMsPerMessage'] = result.modelFloorCpuMsPerMessage === null ? null : round(result.modelFloorCpuMsPerMessage, 2);
         sheet.details['telegram.bareP99Ms'] = round(result.bareP99Ms, 1);
         sheet.details['telegram.bareSequentialMedianMs'] = round(result.bareSequentialMedianMs, 1);
         sheet.details['telegram.bareConcurrent50MessagesPerSecond'] = round(result.bareConcurrent50MessagesPerSecond, 1);

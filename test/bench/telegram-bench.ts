@@ -9,6 +9,7 @@ import type { BenchTree } from './bench-tree.js';
 import { liftedTelegramLimitsYaml } from './lifted-telegram-limits.js';
 import { type ReadyProcess, spawnReadyProcess } from './spawn-ready-process.js';
 import { compiledScript, repositoryRoot } from './bench-paths.js';
+import { readProcessCpuMs } from './read-process-cpu.js';
 import { readyText } from './startup-bench.js';
 import { createTelegramLoad, type PhaseResult, runConcurrentSenders, runSequentialUser, type TelegramLoad } from './telegram-load.js';
 
@@ -41,6 +42,10 @@ export type TelegramFigures = {
   readonly bareSequentialMedianMs: number;
   readonly concurrent50MessagesPerSecond: number;
   readonly bareConcurrent50MessagesPerSecond: number;
+  /** CPU the bot's process used (all its threads) per message of the two load phases; null where /proc cannot tell. */
+  readonly cpuMsPerMessage: number | null;
+  readonly bareCpuMsPerMessage: number | null;
+  readonly modelFloorCpuMsPerMessage: number | null;
 };
 
 const oursTokens = ['111111111:AAbenchOursTokenForTheEmulator000', '555555555:AAbenchRefOursTokenForTheEmulator0'];
@@ -49,7 +54,7 @@ const modelFloorToken = '333333333:AAbenchFloorTokenForTheEmulator00';
 
 type Bot = { readonly name: string; readonly load: TelegramLoad; readonly process: ReadyProcess; stop(): Promise<void> };
 
-type RunResult = { readonly main: PhaseResult; readonly concurrent: PhaseResult; readonly sequentialMedianMs: number };
+type RunResult = { readonly main: PhaseResult; readonly concurrent: PhaseResult; readonly sequentialMedianMs: number; readonly cpuMsPerMessage: number | undefined };
 
 /**
  * End to end through telegram-test-api over HTTP: echo-agent (`main.js start` with TELEGRAM_BOT_TOKEN,
@@ -112,13 +117,19 @@ export async function runTelegramBench(options: TelegramBenchOptions & { readonl
       const single = userIds[first + options.senders + options.concurrentSenders] as number;
       // Alternate which bot goes first, so neither always meets a warmer or a busier emulator.
       const order = [...bots.slice(run % bots.length), ...bots.slice(0, run % bots.length)];
-      const phases = new Map<Bot, { main: PhaseResult; concurrent: PhaseResult }>();
+      const phases = new Map<Bot, { main: PhaseResult; concurrent: PhaseResult; cpuMsPerMessage: number | undefined }>();
       for (const bot of order) {
+        // The bot's own CPU over both load phases: what a message costs it, whatever the wall clock of a shared machine says.
+        const cpuBefore = readProcessCpuMs(bot.process.pid);
         const main = await guarded(bot, () => runConcurrentSenders(bot.load, { userIds: senders, messagesEach: 1, label: `${bot.name}-r${run}-load` }));
         const concurrentResult = await guarded(bot, () =>
           runConcurrentSenders(bot.load, { userIds: concurrent, messagesEach: options.concurrentMessagesEach, label: `${bot.name}-r${run}-c50` }),
         );
-        if (main && concurrentResult) phases.set(bot, { main, concurrent: concurrentResult });
+        const cpuAfter = readProcessCpuMs(bot.process.pid);
+        if (main && concurrentResult) {
+          const cpuMsPerMessage = cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / (main.messages + concurrentResult.messages);
+          phases.set(bot, { main, concurrent: concurrentResult, cpuMsPerMessage });
+        }
       }
       // The single users of every bot at once: each mostly waits, so they barely meet.
       const sequential = await Promise.all(
@@ -134,6 +145,10 @@ export async function runTelegramBench(options: TelegramBenchOptions & { readonl
     }
 
     const figure = (name: string, pick: (run: RunResult) => number) => median((results.get(name) ?? []).map(pick));
+    const cpuFigure = (name: string) => {
+      const values = (results.get(name) ?? []).map((run) => run.cpuMsPerMessage);
+      return values.length === 0 || values.some((value) => value === undefined) ? null : median(values as number[]);
+    };
     const bareMessagesPerSecond = figure('bare', (run) => run.main.messagesPerSecond);
     const modelFloorMessagesPerSecond = figure('modelFloor', (run) => run.main.messagesPerSecond);
     return ours.map(({ name }): PromiseSettledResult<TelegramFigures> => {
@@ -156,6 +171,9 @@ export async function runTelegramBench(options: TelegramBenchOptions & { readonl
           bareSequentialMedianMs: figure('bare', (run) => run.sequentialMedianMs),
           concurrent50MessagesPerSecond: figure(name, (run) => run.concurrent.messagesPerSecond),
           bareConcurrent50MessagesPerSecond: figure('bare', (run) => run.concurrent.messagesPerSecond),
+          cpuMsPerMessage: cpuFigure(name),
+          bareCpuMsPerMessage: cpuFigure('bare'),
+          modelFloorCpuMsPerMessage: cpuFigure('modelFloor'),
         },
       };
     });
