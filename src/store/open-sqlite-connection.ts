@@ -1,4 +1,5 @@
 import sqlite3 from 'sqlite3';
+import { EchoError } from '../errors/echo-error.js';
 
 /** One SQLite connection whose statements are prepared once and reused. */
 export type SqliteConnection = {
@@ -24,6 +25,7 @@ export async function openSqliteConnection(file: string, options: { readonly bus
   database.configure('busyTimeout', options.busyTimeoutMs);
   // The store runs a handful of fixed statements; the cache holds one of each, once prepared.
   const statements = new Map<string, Promise<sqlite3.Statement>>();
+  let closed = false;
   const prepare = (sql: string): Promise<sqlite3.Statement> => {
     const cached = statements.get(sql);
     if (cached !== undefined) return cached;
@@ -39,13 +41,27 @@ export async function openSqliteConnection(file: string, options: { readonly bus
     });
     return prepared;
   };
-  const query = async <Row>(sql: string, parameters: readonly unknown[] = []): Promise<Row[]> => {
+  // Calls under way when close begins still finish; close waits for them before it finalizes their statements.
+  const inFlight = new Set<Promise<unknown>>();
+  const run = async <Row>(sql: string, parameters: readonly unknown[]): Promise<Row[]> => {
     const statement = await prepare(sql);
     return new Promise<Row[]>((resolve, reject) => {
       statement.all<Row>([...parameters], (error, rows) => (error ? reject(error) : resolve(rows)));
     });
   };
+  const query = <Row>(sql: string, parameters: readonly unknown[] = []): Promise<Row[]> => {
+    // A call after close would prepare a statement the closed connection never finalizes.
+    if (closed) return Promise.reject(new EchoError('store-closed', `The SQLite store (${file}) is closed.`));
+    const call = run<Row>(sql, parameters);
+    inFlight.add(call);
+    const forget = () => inFlight.delete(call);
+    call.then(forget, forget);
+    return call;
+  };
   const close = async (): Promise<void> => {
+    if (closed) return;
+    closed = true;
+    await Promise.allSettled(inFlight);
     const open = await Promise.allSettled(statements.values());
     statements.clear();
     await Promise.all(open.map((prepared) => (prepared.status === 'fulfilled' ? new Promise<void>((resolve) => prepared.value.finalize(() => resolve())) : undefined)));

@@ -60,3 +60,14 @@ describe('SQLite setIfAbsent in one statement', () => {
     await Promise.all([left.close(), right.close()]);
   });
 });
+
+describe('openSqliteConnection after close', () => {
+  it('refuses a call made after close with a clear error, and a second close is harmless', async () => {
+    const connection = await openSqliteConnection(join(dataDir, 'closed.sqlite'), { busyTimeoutMs: 1000 });
+    const before = connection.query('SELECT count(*) AS rows FROM keyv');
+    await connection.close();
+    expect(await before).toEqual([{ rows: 0 }]);
+    await expect(connection.query('SELECT count(*) AS rows FROM keyv')).rejects.toMatchObject({ code: 'store-closed' });
+    await connection.close();
+  });
+});
