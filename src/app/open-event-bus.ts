@@ -47,7 +47,7 @@ export async function openEventBus(input: { readonly config: Config; readonly lo
     });
     // The journal namespace holds only the events an operator put back (`npm run parked retry`) in cluster mode.
     const intake = createQueueIntake(cluster.bus, { journal, logger });
-    const cancels = createPostgresCancelBroadcast({ url, logger: logger.child({ component: 'cluster' }) });
+    const cancels = createPostgresCancelBroadcast({ listener: cluster.listener, logger: logger.child({ component: 'cluster' }) });
     return {
       mode: 'cluster',
       bus: cluster.bus,

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
 import type { PgBoss } from 'pg-boss';
 import type { BusStats, EventHandler, MessageBus } from '../bus/message-bus.js';
 import type { EmitResult } from '../events/channel.js';
@@ -7,13 +6,14 @@ import type { InboundEvent } from '../events/inbound-event.js';
 import { describeInterruptions, type ParkTurn } from '../journal/create-durable-intake.js';
 import type { Logger } from '../logging/create-logger.js';
 import { createBatcher } from '../store/create-batcher.js';
+import type { PostgresListener } from './create-postgres-listener.js';
 import { turnClaim } from './turn-claim.js';
 
 /** What the shared queue is built from. */
 export type QueueBusOptions = {
   readonly boss: PgBoss;
-  /** The connection string, for the one connection that listens for new jobs. */
-  readonly url: string;
+  /** The instance's cluster listener, on which new jobs wake the fetch loop. */
+  readonly listener: PostgresListener;
   readonly queue: string;
   /** The pg-boss schema (its tables are counted directly: its own counts are refreshed only now and then). */
   readonly schema: string;
@@ -81,7 +81,6 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     wake?.();
   };
   let loop: Promise<void> | undefined;
-  let listener: pg.Client | undefined;
   let idleWaiters: Array<() => void> = [];
 
   const heartbeat = setInterval(() => void touchRunning(), (options.heartbeatSeconds * 1000) / 3);
@@ -278,22 +277,16 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
     }
   }
 
+  /** New jobs wake the loop: pg-boss's notify in the statement that inserts one, and wakes of our own. */
   async function listen(): Promise<void> {
-    const client = new pg.Client({ connectionString: options.url, keepAlive: true });
-    client.on('error', (error) => {
-      logger.warn({ err: error }, 'the queue listener lost its connection; polling until it is back');
-      listener = undefined;
-      if (!closed) setTimeout(() => void listen().catch(() => undefined), pollEveryMs).unref();
-    });
-    client.on('notification', (message) => {
-      if (message.channel === wakeChannel || message.payload === queue) wakeUp();
-    });
-    await client.connect();
     // pg-boss notifies on its channel in the statement that inserts a job (the queue's `notify` option); the
     // channel of our own is still listened to for wakes of our own and for instances of earlier versions.
-    const channel = (await client.query<{ channel: string }>(`SELECT 'pgboss_' || left(encode(sha224(convert_to($1, 'UTF8')), 'hex'), 24) AS channel`, [options.schema])).rows[0]?.channel;
-    await client.query(`LISTEN ${wakeChannel}${channel ? `; LISTEN ${client.escapeIdentifier(channel)}` : ''}`);
-    listener = client;
+    const result = (await boss.getDb().executeSql(`SELECT 'pgboss_' || left(encode(sha224(convert_to($1, 'UTF8')), 'hex'), 24) AS channel`, [options.schema])) as { rows: Array<{ channel: string }> };
+    const channel = result.rows[0]?.channel;
+    options.listener.listen(wakeChannel, wakeUp);
+    if (channel !== undefined) options.listener.listen(channel, (payload) => (payload === queue ? wakeUp() : undefined));
+    // Notifications sent while the listener was away were missed: look at the queue once it is back.
+    options.listener.onConnected(wakeUp);
   }
 
   return {
@@ -351,7 +344,6 @@ export function createQueueBus(options: QueueBusOptions): QueueBus {
       clearInterval(heartbeat);
       clearInterval(depthTimer);
       clearInterval(supervisor);
-      await listener?.end().catch(() => undefined);
     },
   };
 }

@@ -3,6 +3,7 @@ import { PgBoss } from 'pg-boss';
 import { describeError, EchoError } from '../errors/echo-error.js';
 import type { Logger } from '../logging/create-logger.js';
 import { createAdvisoryLeadership } from './create-advisory-leadership.js';
+import { createPostgresListener, type PostgresListener } from './create-postgres-listener.js';
 import { createQueueHandOff } from './create-queue-hand-off.js';
 import { createQueueBus, type QueueBus, type QueueBusOptions } from './create-queue-bus.js';
 import type { HandOff } from './hand-off.js';
@@ -28,6 +29,8 @@ export type Cluster = {
   readonly bus: QueueBus;
   readonly leadership: LeadershipPort;
   readonly handOff: HandOff;
+  /** The instance's one LISTEN connection: the queue's wake-ups, and whatever else the cluster hears (cancels). */
+  readonly listener: PostgresListener;
   /** One line for the start-up lines. */
   readonly description: string;
   close(): Promise<void>;
@@ -76,15 +79,18 @@ export async function openCluster(options: ClusterOptions): Promise<Cluster> {
     await boss.stop({ graceful: false, close: true }).catch(() => undefined);
     throw new EchoError('cluster-unavailable', `The job queue on PostgreSQL could not start: ${describeError(error)}`, { cause: error });
   }
-  const bus = createQueueBus({ boss, url: options.url, queue: eventQueue, schema: clusterSchema, maxConcurrentTurns: options.maxConcurrentTurns, heartbeatSeconds: options.heartbeatSeconds, logger, quarantine: options.quarantine });
+  const listener = createPostgresListener({ url: options.url, logger });
+  const bus = createQueueBus({ boss, listener, queue: eventQueue, schema: clusterSchema, maxConcurrentTurns: options.maxConcurrentTurns, heartbeatSeconds: options.heartbeatSeconds, logger, quarantine: options.quarantine });
   const leadership = createAdvisoryLeadership({ url: options.url, checkEveryMs: options.leaderCheckSeconds * 1000, logger });
   return {
     bus,
     leadership,
     handOff: createQueueHandOff(boss, logger),
+    listener,
     description: `cluster mode: pg-boss queue "${eventQueue}" (one turn at a time per conversation across instances)`,
     async close() {
       await bus.close();
+      await listener.close();
       await boss.stop({ graceful: false, close: true }).catch((error: unknown) => logger.warn({ err: error }, 'job queue did not stop cleanly'));
     },
   };

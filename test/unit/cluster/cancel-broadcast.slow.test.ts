@@ -4,6 +4,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { createPostgresCancelBroadcast } from '../../../src/cluster/create-postgres-cancel-broadcast.js';
+import { createPostgresListener } from '../../../src/cluster/create-postgres-listener.js';
 import type { BroadcastCancel } from '../../../src/events/cancel-broadcast.js';
 import { createLogger } from '../../../src/logging/create-logger.js';
 import { useScratchDatabase } from '../../contracts/scratch-postgres.js';
@@ -16,7 +17,8 @@ describe.skipIf(!up)(`cancels between instances${up ? '' : ' (skipped: PostgreSQ
   it('reaches every other instance once, not the sender, and survives payloads that are not ours', async () => {
     const logger = await createLogger({ level: 'silent', pretty: false });
     const url = scratch.url();
-    const instances = [0, 1, 2].map(() => createPostgresCancelBroadcast({ url, logger }));
+    const listeners = [0, 1, 2].map(() => createPostgresListener({ url, logger }));
+    const instances = listeners.map((listener) => createPostgresCancelBroadcast({ listener, logger }));
     const heard: BroadcastCancel[][] = instances.map(() => []);
     for (const [index, instance] of instances.entries()) instance.subscribe((cancel) => void heard[index]?.push(cancel));
     const outsider = new pg.Client({ connectionString: url });
@@ -45,6 +47,7 @@ describe.skipIf(!up)(`cancels between instances${up ? '' : ' (skipped: PostgreSQ
     } finally {
       await outsider.end();
       for (const instance of instances) await instance.close();
+      for (const listener of listeners) await listener.close();
     }
   });
 });
