@@ -48,17 +48,6 @@ describe('SQLite setIfAbsent in one statement', () => {
     expect((await backend.readBatch?.(['a', 'b']))?.map((stored) => stored?.value)).toEqual(['first', 'only']);
     await backend.keyv.disconnect();
   });
-
-  it('lets exactly one of two processes sharing the file claim each key', async () => {
-    const file = join(dataDir, 'shared.sqlite');
-    const [left, right] = await Promise.all([createStore({ dataDir, url: `sqlite://${file}` }), createStore({ dataDir, url: `sqlite://${file}` })]);
-    const keys = Array.from({ length: 40 }, (_, index) => `update-${index}`);
-    const [fromLeft, fromRight] = await Promise.all([left, right].map((store, side) => Promise.all(keys.map((key) => store.namespace<string>('claims').setIfAbsent(key, `side ${side}`, 60_000)))));
-    expect(keys.filter((_, index) => fromLeft?.[index] === fromRight?.[index])).toEqual([]);
-    const stored = await Promise.all(keys.map((key) => left.namespace<string>('claims').get(key)));
-    expect(stored).toEqual(keys.map((_, index) => (fromLeft?.[index] ? 'side 0' : 'side 1')));
-    await Promise.all([left.close(), right.close()]);
-  });
 });
 
 describe('openSqliteConnection after close', () => {
