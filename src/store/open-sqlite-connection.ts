@@ -42,26 +42,27 @@ export async function openSqliteConnection(file: string, options: { readonly bus
     return prepared;
   };
   // Calls under way when close begins still finish; close waits for them before it finalizes their statements.
-  const inFlight = new Set<Promise<unknown>>();
+  let pending = 0;
+  let whenIdle: (() => void) | undefined;
   const run = async <Row>(sql: string, parameters: readonly unknown[]): Promise<Row[]> => {
-    const statement = await prepare(sql);
-    return new Promise<Row[]>((resolve, reject) => {
-      statement.all<Row>([...parameters], (error, rows) => (error ? reject(error) : resolve(rows)));
-    });
+    pending += 1;
+    try {
+      const statement = await prepare(sql);
+      return await new Promise<Row[]>((resolve, reject) => {
+        statement.all<Row>([...parameters], (error, rows) => (error ? reject(error) : resolve(rows)));
+      });
+    } finally {
+      pending -= 1;
+      if (pending === 0) whenIdle?.();
+    }
   };
-  const query = <Row>(sql: string, parameters: readonly unknown[] = []): Promise<Row[]> => {
-    // A call after close would prepare a statement the closed connection never finalizes.
-    if (closed) return Promise.reject(new EchoError('store-closed', `The SQLite store (${file}) is closed.`));
-    const call = run<Row>(sql, parameters);
-    inFlight.add(call);
-    const forget = () => inFlight.delete(call);
-    call.then(forget, forget);
-    return call;
-  };
+  // A call after close would prepare a statement the closed connection never finalizes.
+  const query = <Row>(sql: string, parameters: readonly unknown[] = []): Promise<Row[]> =>
+    closed ? Promise.reject(new EchoError('store-closed', `The SQLite store (${file}) is closed.`)) : run<Row>(sql, parameters);
   const close = async (): Promise<void> => {
     if (closed) return;
     closed = true;
-    await Promise.allSettled(inFlight);
+    if (pending > 0) await new Promise<void>((resolve) => (whenIdle = resolve));
     const open = await Promise.allSettled(statements.values());
     statements.clear();
     await Promise.all(open.map((prepared) => (prepared.status === 'fulfilled' ? new Promise<void>((resolve) => prepared.value.finalize(() => resolve())) : undefined)));
