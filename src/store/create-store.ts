@@ -87,17 +87,16 @@ export async function createStore(options: StoreOptions): Promise<Store> {
       delete: (key) =>
         batched ? guard.start<boolean>(`deleting from ${name}`, (resolve, reject) => batched.enqueue({ kind: 'delete', key: prefix + key }, resolve, reject)) : guard.run(`deleting from ${name}`, () => remove(prefix + key)),
       setIfAbsent(key, value, ttlMs) {
-        // Under the key's lock either way: an update's read and write of the key must not straddle it.
-        if (batchedInsertIfAbsent)
-          return withLock(prefix + key, () =>
-            guard.start<boolean>(`saving ${name}`, (resolve, reject) => batchedInsertIfAbsent.enqueue({ key: prefix + key, serialized: serialize(value, ttlMs) }, resolve, reject)),
-          );
+        // Under the key's lock: an update's read and write of the key must not straddle it. Where the backend has a
+        // one-statement insert-if-absent (SQLite), no read first.
         return withLock(prefix + key, () =>
-          guard.run(`saving ${name}`, async () => {
-            if ((await read<Value>(prefix + key)) !== undefined) return false;
-            await write(prefix + key, value, ttlMs);
-            return true;
-          }),
+          batchedInsertIfAbsent
+            ? guard.start<boolean>(`saving ${name}`, (resolve, reject) => batchedInsertIfAbsent.enqueue({ key: prefix + key, serialized: serialize(value, ttlMs) }, resolve, reject))
+            : guard.run(`saving ${name}`, async () => {
+                if ((await read<Value>(prefix + key)) !== undefined) return false;
+                await write(prefix + key, value, ttlMs);
+                return true;
+              }),
         );
       },
       update(key, updater, ttlMs) {

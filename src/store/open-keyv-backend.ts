@@ -5,10 +5,13 @@ import { EchoError } from '../errors/echo-error.js';
 import { type Amounts, addAmounts } from './add-amounts.js';
 import { type BatchWriter, collapseWrites } from './collapse-writes.js';
 import { createSqliteKeyvStore } from './create-sqlite-keyv-store.js';
-import { openSqliteConnection } from './open-sqlite-connection.js';
+import { openSqliteConnection, type SqliteConnection } from './open-sqlite-connection.js';
 
 /** One `add` to a record of numbers: the amounts, and its new expiry (ms since the epoch; undefined keeps the one it had). */
 export type AddOperation = { readonly key: string; readonly amounts: Amounts; readonly expires: number | undefined };
+
+/** A row as SQLite returns it: the key and keyv's serialized value. */
+type RawRow = { readonly key: string; readonly value: string };
 
 /** One row to write only if its key has no live row: the value already serialized for the backend. */
 export type InsertIfAbsent = { readonly key: string; readonly serialized: string };
@@ -61,8 +64,6 @@ RETURNING key`;
 /** Values are plain JSON (no Buffers or BigInts are stored): JSON.stringify is several times faster than keyv's own serializer. */
 const plainJson = { serialize: JSON.stringify, deserialize: JSON.parse } as const;
 
-type Query = (sql: string, parameters?: readonly unknown[]) => Promise<unknown>;
-
 /** Opens keyv over the backend the url names: a SQLite file (default), Redis, or memory. */
 export async function openKeyvBackend(input: { readonly url: string; readonly dataDir: string }): Promise<KeyvBackend> {
   const { url } = input;
@@ -78,7 +79,6 @@ export async function openKeyvBackend(input: { readonly url: string; readonly da
 
 async function openSqlite(file: string): Promise<KeyvBackend> {
   const connection = await openSqliteConnection(file, { busyTimeoutMs: 10_000 });
-  const query: Query = (sql, parameters) => connection.query(sql, parameters);
   const keyv = new Keyv({ store: createSqliteKeyvStore(connection), useKeyPrefix: false, throwOnErrors: true, ...plainJson });
   return {
     keyv,
@@ -86,17 +86,17 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
     localFile: file,
     async scan(prefix) {
       // substr, not LIKE: namespace names contain `_` and `-`, which LIKE would read as patterns.
-      const rows = (await query('SELECT key, value FROM keyv WHERE substr(key, 1, ?) = ?', [prefix.length, prefix])) as { key: string; value: string }[];
+      const rows = await connection.query<RawRow>('SELECT key, value FROM keyv WHERE substr(key, 1, ?) = ?', [prefix.length, prefix]);
       return rows.map((row) => parseRow(row.key, row.value));
     },
     async purgeExpired(now) {
-      const before = await countSqlite(query);
-      await query("DELETE FROM keyv WHERE json_extract(value, '$.expires') IS NOT NULL AND json_extract(value, '$.expires') < ?", [now]);
-      return before - (await countSqlite(query));
+      const before = await countSqlite(connection);
+      await connection.query("DELETE FROM keyv WHERE json_extract(value, '$.expires') IS NOT NULL AND json_extract(value, '$.expires') < ?", [now]);
+      return before - (await countSqlite(connection));
     },
-    countRows: () => countSqlite(query),
+    countRows: () => countSqlite(connection),
     async readBatch(keys) {
-      const rows = (await query('SELECT key, value FROM keyv WHERE key IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(keys)])])) as { key: string; value: string }[];
+      const rows = await connection.query<RawRow>('SELECT key, value FROM keyv WHERE key IN (SELECT value FROM json_each(?))', [JSON.stringify([...new Set(keys)])]);
       const found = new Map(rows.map((row) => [row.key, parseRow(row.key, row.value)]));
       return keys.map((key) => found.get(key));
     },
@@ -108,16 +108,17 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
         byKey.set(operation.key, earlier === undefined ? { amounts: operation.amounts, expires: operation.expires } : { amounts: addAmounts(earlier.amounts, operation.amounts), expires: operation.expires ?? earlier.expires });
       }
       const rows = [...byKey].map(([key, { amounts, expires }]) => [key, JSON.stringify({ value: amounts, expires })]);
-      const stored = (await query(addSql, [JSON.stringify(rows), Date.now()])) as { key: string; value: string }[];
+      const stored = await connection.query<RawRow>(addSql, [JSON.stringify(rows), Date.now()]);
       const found = new Map(stored.map((row) => [row.key, parseRow(row.key, row.value).value]));
       return operations.map((operation) => found.get(operation.key));
     },
     async insertIfAbsentBatch(rows) {
-      const firsts = new Map<string, number>();
-      for (const [index, row] of rows.entries()) if (!firsts.has(row.key)) firsts.set(row.key, index);
-      const written = (await query(insertIfAbsentSql, [JSON.stringify([...firsts.keys()].map((key) => [key, rows[firsts.get(key) as number]?.serialized])), Date.now()])) as { key: string }[];
+      // The first row of each key goes to the statement; a later one for the same key is not written.
+      const firsts = new Map<string, InsertIfAbsent>();
+      for (const row of rows) if (!firsts.has(row.key)) firsts.set(row.key, row);
+      const written = await connection.query<{ key: string }>(insertIfAbsentSql, [JSON.stringify([...firsts.values()].map((row) => [row.key, row.serialized])), Date.now()]);
       const writtenKeys = new Set(written.map((row) => row.key));
-      return rows.map((row, index) => firsts.get(row.key) === index && writtenKeys.has(row.key));
+      return rows.map((row) => firsts.get(row.key) === row && writtenKeys.has(row.key));
     },
     async writeBatch(operations) {
       const { last, isLast } = collapseWrites(operations);
@@ -125,11 +126,11 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
       const deletes = last.filter((operation) => operation.kind === 'delete').map((operation) => operation.key);
       if (sets.length > 0) {
         // `WHERE true` keeps SQLite from reading ON CONFLICT as part of the SELECT.
-        await query('INSERT INTO keyv (key, value) SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true ON CONFLICT(key) DO UPDATE SET value = excluded.value', [JSON.stringify(sets)]);
+        await connection.query('INSERT INTO keyv (key, value) SELECT value ->> 0, value ->> 1 FROM json_each(?) WHERE true ON CONFLICT(key) DO UPDATE SET value = excluded.value', [JSON.stringify(sets)]);
       }
       const deleted = new Set<string>();
       if (deletes.length > 0) {
-        const rows = (await query('DELETE FROM keyv WHERE key IN (SELECT value FROM json_each(?)) RETURNING key', [JSON.stringify(deletes)])) as { key: string }[];
+        const rows = await connection.query<{ key: string }>('DELETE FROM keyv WHERE key IN (SELECT value FROM json_each(?)) RETURNING key', [JSON.stringify(deletes)]);
         for (const row of rows) deleted.add(row.key);
       }
       return operations.map((operation, index) => !isLast[index] || operation.kind === 'set' || deleted.has(operation.key));
@@ -137,8 +138,8 @@ async function openSqlite(file: string): Promise<KeyvBackend> {
   };
 }
 
-async function countSqlite(query: Query): Promise<number> {
-  const rows = (await query('SELECT COUNT(*) AS rows FROM keyv')) as { rows: number }[];
+async function countSqlite(connection: SqliteConnection): Promise<number> {
+  const rows = await connection.query<{ rows: number }>('SELECT COUNT(*) AS rows FROM keyv');
   return rows[0]?.rows ?? 0;
 }
 
